@@ -1,0 +1,4 @@
+/**
+ * Broker configuration, its event loop and its lifecycle.
+ */
+package shepherd.broker;

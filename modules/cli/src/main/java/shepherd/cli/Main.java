@@ -1,0 +1,34 @@
+package shepherd.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code shepherd} launcher: parses the command line and runs the chosen command. */
+@Command(
+        name = "shepherd",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Shepherd: a consumer-group coordinator for a Kafka-style log, elected through ZooKeeper.",
+            "",
+            "Run 'shepherd <command> --help' for the options of a command."
+        })
+public final class Main implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns the process exit code (for tests and embedding). */
+    public static int run(String... args) {
+        return new CommandLine(new Main()).execute(args);
+    }
+
+    /** Without a subcommand, say what there is rather than doing nothing silently. */
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+}

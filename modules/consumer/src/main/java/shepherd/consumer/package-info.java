@@ -1,0 +1,4 @@
+/**
+ * The public consumer API.
+ */
+package shepherd.consumer;

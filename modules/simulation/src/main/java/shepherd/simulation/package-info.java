@@ -1,0 +1,4 @@
+/**
+ * Seeded simulation runs and their fault schedules.
+ */
+package shepherd.simulation;

@@ -1,0 +1,4 @@
+/**
+ * The file partition source (internal; offered to the consumer as a service).
+ */
+package shepherd.source.file;

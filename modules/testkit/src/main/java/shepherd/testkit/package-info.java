@@ -1,0 +1,4 @@
+/**
+ * Manual clock, simulated ZooKeeper and network, invariant checker.
+ */
+package shepherd.testkit;

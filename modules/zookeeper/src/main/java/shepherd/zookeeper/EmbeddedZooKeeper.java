@@ -1,0 +1,121 @@
+package shepherd.zookeeper;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.apache.zookeeper.server.embedded.ExitHandler;
+import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A standalone ZooKeeper server inside this JVM, on loopback, for single-machine trials ({@code --zookeeper
+ * embedded}), the demo and the tests. It uses ZooKeeper's own embedded-server API, so it is a real server speaking the
+ * real protocol with real sessions and real expiry; only its placement in our process is unusual.
+ *
+ * <p>Never for production: one server is no quorum, and its data lives in a directory this class may delete.
+ */
+public final class EmbeddedZooKeeper implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedZooKeeper.class);
+
+    /** How long {@link #start} waits for the server to accept connections. */
+    public static final long START_TIMEOUT_MS = 30_000;
+
+    private final ZooKeeperServerEmbedded server;
+    private final Path baseDir;
+    private final boolean deleteOnClose;
+    private final String connectString;
+
+    private EmbeddedZooKeeper(ZooKeeperServerEmbedded server, Path baseDir, boolean deleteOnClose,
+                              String connectString) {
+        this.server = server;
+        this.baseDir = baseDir;
+        this.deleteOnClose = deleteOnClose;
+        this.connectString = connectString;
+    }
+
+    /** Starts a server in a fresh temporary directory, deleted again on {@link #close()}. */
+    public static EmbeddedZooKeeper startTemporary() {
+        try {
+            return start(Files.createTempDirectory("shepherd-zk-"), true, 200);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary directory for the embedded ZooKeeper", e);
+        }
+    }
+
+    /**
+     * Starts a server keeping its data in {@code baseDir}.
+     *
+     * @param tickTimeMs ZooKeeper's tick; sessions may last between 2 and 20 ticks
+     */
+    public static EmbeddedZooKeeper start(Path baseDir, boolean deleteOnClose, int tickTimeMs) {
+        if (tickTimeMs <= 0) {
+            throw new IllegalArgumentException("tickTimeMs must be positive, was " + tickTimeMs);
+        }
+        int port = freeLoopbackPort();
+        Properties config = new Properties();
+        config.setProperty("clientPort", Integer.toString(port));
+        config.setProperty("clientPortAddress", "127.0.0.1");
+        config.setProperty("tickTime", Integer.toString(tickTimeMs));
+        config.setProperty("admin.enableServer", "false");
+        config.setProperty("4lw.commands.whitelist", "srvr,stat,ruok,mntr");
+        try {
+            ZooKeeperServerEmbedded server = ZooKeeperServerEmbedded.builder()
+                    .baseDir(baseDir)
+                    .configuration(config)
+                    .exitHandler(ExitHandler.LOG_ONLY)
+                    .build();
+            server.start(START_TIMEOUT_MS);
+            String connectString = "127.0.0.1:" + port;
+            LOG.info("Embedded ZooKeeper serving {} from {} (a single in-process server: for trials and tests only)",
+                    connectString, baseDir);
+            return new EmbeddedZooKeeper(server, baseDir, deleteOnClose, connectString);
+        } catch (Exception e) {
+            throw new IllegalStateException("embedded ZooKeeper failed to start on 127.0.0.1:" + port
+                    + " in " + baseDir + ": " + e, e);
+        }
+    }
+
+    /** The connect string clients use, {@code 127.0.0.1:<port>}. */
+    public String connectString() {
+        return connectString;
+    }
+
+    /** The directory holding the server's snapshots and transaction log. */
+    public Path baseDir() {
+        return baseDir;
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        if (deleteOnClose) {
+            deleteRecursively(baseDir);
+        }
+    }
+
+    private static int freeLoopbackPort() {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free loopback port for the embedded ZooKeeper", e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("could not delete the embedded ZooKeeper's directory {}: {}", dir, e.toString());
+        }
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * ZooKeeper paths, codecs, election and the metadata store.
+ */
+package shepherd.zookeeper;
