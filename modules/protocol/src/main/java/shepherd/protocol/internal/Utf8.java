@@ -1,0 +1,69 @@
+package shepherd.protocol.internal;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * UTF-8 length and encoding of Java strings. The length is computed by hand, so the sizing pass allocates nothing
+ * and an unpaired surrogate is an error rather than the '?' that {@code String.getBytes} would silently send (which
+ * would not decode back to the same string).
+ */
+final class Utf8 {
+    private Utf8() {}
+
+    /** Encoded length in bytes, or {@code -1 - i} when the char at {@code i} is an unpaired surrogate. */
+    static long length(String s) {
+        int ascii = 0;
+        while (ascii < s.length() && s.charAt(ascii) < 0x80) {
+            ascii++; // most ids and topics: a tight loop the JIT compiles well, before the general one
+        }
+        long bytes = ascii;
+        for (int i = ascii; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (isPairAt(s, i)) {
+                bytes += 4;
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return -1 - i;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * Writes {@code s}, which {@link #length} accepted, at {@code out}'s position; returns the bytes written.
+     * ASCII strings (most ids and topics) are copied char by char into a heap buffer's array, with no
+     * intermediate array; anything else goes through {@code String.getBytes}, which is exact once unpaired
+     * surrogates (which it would turn into '?') have been ruled out.
+     */
+    static int encode(String s, ByteBuffer out) {
+        int chars = s.length();
+        if (out.hasArray() && chars <= out.remaining()) {
+            byte[] array = out.array();
+            int start = out.arrayOffset() + out.position();
+            int i = 0;
+            while (i < chars && s.charAt(i) < 0x80) {
+                array[start + i] = (byte) s.charAt(i);
+                i++;
+            }
+            if (i == chars) {
+                out.position(out.position() + chars);
+                return chars;
+            }
+        }
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        out.put(utf8);
+        return utf8.length;
+    }
+
+    private static boolean isPairAt(String s, int i) {
+        return Character.isHighSurrogate(s.charAt(i)) && i + 1 < s.length()
+                && Character.isLowSurrogate(s.charAt(i + 1));
+    }
+}

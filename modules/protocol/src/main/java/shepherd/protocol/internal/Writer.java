@@ -1,0 +1,164 @@
+package shepherd.protocol.internal;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import shepherd.protocol.ErrorCode;
+
+/**
+ * Writing of the protocol's types, big-endian. The same layout code runs twice per frame: first on a sizing writer,
+ * which only counts bytes (and rejects what cannot be encoded, before any byte is written), then on a writer into
+ * a buffer of exactly that size. One layout, so the size prefix can never disagree with the bytes.
+ */
+public final class Writer {
+    /** The int16 length prefix caps a string at this many UTF-8 bytes. */
+    public static final int STRING_BYTES_MAX = Short.MAX_VALUE;
+
+    private final ByteBuffer out;
+    private final FieldPath path;
+    private long bytes;
+
+    private Writer(ByteBuffer out, String struct) {
+        this.out = out;
+        this.path = new FieldPath(struct);
+    }
+
+    /** A writer that only counts the bytes a layout would take. */
+    public static Writer sizing(String struct) {
+        return new Writer(null, struct);
+    }
+
+    /**
+     * A writer into {@code out}, which must be big-endian and have room. Only for a frame a sizing writer has
+     * already been run over: that pass is where strings are validated.
+     */
+    public static Writer into(ByteBuffer out, String struct) {
+        return new Writer(out, struct);
+    }
+
+    /** Starts writing a new top-level struct, so errors name it. */
+    public void enter(String struct) {
+        path.reset(struct);
+    }
+
+    /** Bytes written (or counted) so far. */
+    public long bytes() {
+        return bytes;
+    }
+
+    public void int8(byte value) {
+        bytes += Byte.BYTES;
+        if (out != null) {
+            out.put(value);
+        }
+    }
+
+    public void int16(short value) {
+        bytes += Short.BYTES;
+        if (out != null) {
+            out.putShort(value);
+        }
+    }
+
+    public void int32(int value) {
+        bytes += Integer.BYTES;
+        if (out != null) {
+            out.putInt(value);
+        }
+    }
+
+    public void int64(long value) {
+        bytes += Long.BYTES;
+        if (out != null) {
+            out.putLong(value);
+        }
+    }
+
+    public void bool(boolean value) {
+        int8(value ? (byte) 1 : (byte) 0);
+    }
+
+    public void errorCode(ErrorCode code) {
+        int16(code.code());
+    }
+
+    /**
+     * A non-nullable string.
+     *
+     * @throws IllegalArgumentException if it is longer than {@link #STRING_BYTES_MAX} UTF-8 bytes or holds an
+     *     unpaired surrogate (which has no UTF-8 encoding)
+     */
+    public void string(String field, String value) {
+        if (out == null) {
+            bytes += Short.BYTES + checkedLength(field, value);
+        } else {
+            writeChecked(value);
+        }
+    }
+
+    private long checkedLength(String field, String value) {
+        long length = Utf8.length(value);
+        if (length < 0) {
+            throw new IllegalArgumentException(path.describe(field) + ": unpaired surrogate at char "
+                    + (-1 - length) + " has no UTF-8 encoding");
+        }
+        if (length > STRING_BYTES_MAX) {
+            throw new IllegalArgumentException(path.describe(field) + ": " + length
+                    + " UTF-8 bytes exceed the string maximum of " + STRING_BYTES_MAX);
+        }
+        return length;
+    }
+
+    /** Writes a string the sizing pass (which always runs first) has checked: the bytes, then their length. */
+    private void writeChecked(String value) {
+        int lengthAt = out.position();
+        out.putShort((short) 0);
+        int length = Utf8.encode(value, out);
+        out.putShort(lengthAt, (short) length);
+        bytes += Short.BYTES + length;
+    }
+
+    /** A non-nullable array: int32 count, then the elements. */
+    public <T> void array(String field, List<T> values, StructWriter<T> element) {
+        int32(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            enter(field, i);
+            element.write(this, values.get(i));
+            leave();
+        }
+    }
+
+    /** A nullable array: null is count −1. */
+    public <T> void nullableArray(String field, List<T> values, StructWriter<T> element) {
+        if (values == null) {
+            int32(-1);
+        } else {
+            array(field, values, element);
+        }
+    }
+
+    /** A nested struct, named in error paths. */
+    public <T> void struct(String field, T value, StructWriter<T> struct) {
+        enter(field, FieldPath.NO_INDEX);
+        struct.write(this, value);
+        leave();
+    }
+
+    // The path only serves error messages, and only the sizing pass can fail: the writing pass skips it.
+    private void enter(String field, int index) {
+        if (out == null) {
+            path.push(field, index);
+        }
+    }
+
+    private void leave() {
+        if (out == null) {
+            path.pop();
+        }
+    }
+
+    /** Writes one struct (a message body, a nested struct, an array element) field by field. */
+    @FunctionalInterface
+    public interface StructWriter<T> {
+        void write(Writer out, T value);
+    }
+}

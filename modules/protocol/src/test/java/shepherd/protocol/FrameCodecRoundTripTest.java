@@ -1,0 +1,114 @@
+package shepherd.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.statistics.StatisticsReport;
+
+/** Properties of encoding over generated messages of every type, extremes included. */
+class FrameCodecRoundTripTest {
+    /** Large enough for generated messages full of maximal strings; the limit itself is tested elsewhere. */
+    private static final FrameCodec CODEC = new FrameCodec(64 << 20);
+
+    @Provide
+    Arbitrary<Frame> frames() {
+        return MessageArbitraries.full().frames();
+    }
+
+    @Property(tries = 3000)
+    @StatisticsReport(StatisticsReport.StatisticsReportMode.OFF) // the coverage check below is the report
+    void everyMessageRoundTrips(@ForAll("frames") Frame frame) throws DecodeException {
+        Statistics.collect(frame.message().getClass().getSimpleName());
+        ByteBuffer whole = CODEC.encode(frame);
+        assertEquals(frame, CODEC.decodeSized(whole));
+
+        byte[] bytes = Hex.bytes(whole);
+        ByteBuffer body = ByteBuffer.wrap(Arrays.copyOfRange(bytes, FrameCodec.SIZE_BYTES, bytes.length));
+        assertEquals(frame, CODEC.decode(body));
+
+        Statistics.coverage(coverage -> {
+            for (Class<?> type : Request.class.getPermittedSubclasses()) {
+                coverage.check(type.getSimpleName()).count(n -> n > 0);
+            }
+            for (Class<?> type : Response.class.getPermittedSubclasses()) {
+                coverage.check(type.getSimpleName()).count(n -> n > 0);
+            }
+        });
+    }
+
+    @Property(tries = 1000)
+    void encodedSizeIsExact(@ForAll("frames") Frame frame) {
+        ByteBuffer whole = CODEC.encode(frame);
+        assertEquals(CODEC.encodedSize(frame), whole.remaining());
+        assertEquals(0, whole.position());
+        assertEquals(whole.remaining() - FrameCodec.SIZE_BYTES, whole.getInt(0), "size field");
+    }
+
+    @Property(tries = 500)
+    void encodeToWritesTheSameBytesAtAnyPositionOrderAndKindOfBuffer(
+            @ForAll("frames") Frame frame, @ForAll @IntRange(max = 16) int offset, @ForAll boolean littleEndian,
+            @ForAll boolean direct) {
+        int frameBytes = CODEC.encodedSize(frame);
+        int capacity = offset + frameBytes + 3;
+        ByteBuffer out = (direct ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity))
+                .order(littleEndian ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
+        out.position(offset);
+        CODEC.encodeTo(frame, out);
+
+        assertEquals(offset + frameBytes, out.position());
+        assertEquals(littleEndian ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN, out.order());
+        byte[] written = new byte[frameBytes];
+        out.get(offset, written);
+        assertArrayEquals(Hex.bytes(CODEC.encode(frame)), written);
+    }
+
+    @Property(tries = 500)
+    void decodesFromDirectAndReadOnlyBuffers(@ForAll("frames") Frame frame, @ForAll boolean direct)
+            throws DecodeException {
+        ByteBuffer heap = CODEC.encode(frame);
+        ByteBuffer source = heap.asReadOnlyBuffer();
+        if (direct) {
+            source = ByteBuffer.allocateDirect(heap.remaining()).put(heap.duplicate()).flip();
+        }
+        assertEquals(frame, CODEC.decodeSized(source));
+    }
+
+    @Property(tries = 500)
+    void decodingLeavesTheCallersBufferAsItWas(@ForAll("frames") Frame frame, @ForAll @IntRange(max = 16) int offset)
+            throws DecodeException {
+        byte[] encoded = Hex.bytes(CODEC.encode(frame));
+        byte[] padded = new byte[offset + encoded.length];
+        System.arraycopy(encoded, 0, padded, offset, encoded.length);
+        ByteBuffer whole = ByteBuffer.wrap(padded).position(offset).order(ByteOrder.LITTLE_ENDIAN);
+
+        assertEquals(frame, CODEC.decodeSized(whole));
+        assertEquals(offset, whole.position());
+        assertEquals(padded.length, whole.limit());
+        assertEquals(ByteOrder.LITTLE_ENDIAN, whole.order());
+
+        ByteBuffer body = whole.duplicate().position(offset + FrameCodec.SIZE_BYTES);
+        assertEquals(frame, CODEC.decode(body));
+        assertEquals(offset + FrameCodec.SIZE_BYTES, body.position());
+    }
+
+    @Property(tries = 200)
+    void maximalStringsOfAnyCharactersRoundTrip(@ForAll("maximalStrings") String text) throws DecodeException {
+        Frame frame = Frame.request(1, new LeaveRequest(text, text, null));
+        assertEquals(frame, CODEC.decodeSized(CODEC.encode(frame)));
+        assertEquals(FrameCodec.SIZE_BYTES + Header.BYTES + 2 * (2 + 32767) + 4, CODEC.encodedSize(frame));
+    }
+
+    @Provide
+    Arbitrary<String> maximalStrings() {
+        return MessageArbitraries.maximalStrings();
+    }
+}
