@@ -1,0 +1,34 @@
+package shepherd.transport.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import shepherd.protocol.Frame;
+import shepherd.protocol.FrameCodec;
+
+/** Encoding a frame straight into a pooled Netty buffer, with the protocol's codec. */
+final class Frames {
+    private Frames() {}
+
+    /**
+     * The whole frame, size prefix included, in a buffer from {@code alloc}.
+     *
+     * @throws shepherd.protocol.FrameTooLargeException if it exceeds the codec's {@code frameBytesMax}
+     */
+    static ByteBuf encode(ByteBufAllocator alloc, FrameCodec codec, Frame frame) {
+        int size = codec.encodedSize(frame);
+        if (size > codec.frameBytesMax()) {
+            codec.encode(frame); // throws the protocol's FrameTooLargeException, before we allocate anything
+            throw new IllegalStateException("FrameCodec.encode accepted a " + size + "-byte frame over frameBytesMax "
+                    + codec.frameBytesMax());
+        }
+        ByteBuf out = alloc.ioBuffer(size, size);
+        try {
+            codec.encodeTo(frame, out.nioBuffer(0, size));
+            out.writerIndex(size);
+            return out;
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        }
+    }
+}
