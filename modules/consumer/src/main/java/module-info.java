@@ -8,5 +8,5 @@ module shepherd.consumer {
     requires shepherd.transport;
     requires org.slf4j;
 
-    exports shepherd.consumer;
+    // exports shepherd.consumer as soon as the package holds its first type (javac refuses an export of an empty package).
 }

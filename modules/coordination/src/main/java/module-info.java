@@ -9,5 +9,5 @@
 module shepherd.coordination {
     requires transitive shepherd.protocol;
 
-    exports shepherd.coordination;
+    // exports shepherd.coordination as soon as the package holds its first type (javac refuses an export of an empty package).
 }

@@ -18,11 +18,11 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        System.exit(execute(args));
     }
 
     /** Runs the command line and returns the process exit code (for tests and embedding). */
-    public static int run(String... args) {
+    public static int execute(String... args) {
         return new CommandLine(new Main()).execute(args);
     }
 

@@ -12,20 +12,20 @@ class MainTest {
 
     @Test
     void versionNamesTheBuiltVersion() {
-        String out = captureStdout(() -> assertEquals(0, Main.run("--version")));
+        String out = captureStdout(() -> assertEquals(0, Main.execute("--version")));
         assertTrue(out.startsWith("shepherd " + VersionProvider.version()), out);
         assertTrue(!VersionProvider.version().contains("${"), "version.properties was not filtered");
     }
 
     @Test
     void noCommandPrintsUsage() {
-        String out = captureStdout(() -> assertEquals(0, Main.run()));
+        String out = captureStdout(() -> assertEquals(0, Main.execute()));
         assertTrue(out.contains("Usage: shepherd"), out);
     }
 
     @Test
     void unknownOptionIsAUsageError() {
-        assertEquals(2, Main.run("--no-such-option"));
+        assertEquals(2, Main.execute("--no-such-option"));
     }
 
     private static String captureStdout(Runnable body) {
