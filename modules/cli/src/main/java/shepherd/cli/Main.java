@@ -9,9 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {
-            "Shepherd: a consumer-group coordinator for a Kafka-style log, elected through ZooKeeper.",
-            "",
-            "Run 'shepherd <command> --help' for the options of a command."
+            "Shepherd: a consumer-group coordinator for a Kafka-style log, elected through ZooKeeper."
         })
 public final class Main implements Runnable {
     @CommandLine.Spec
