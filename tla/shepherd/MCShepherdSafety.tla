@@ -1,0 +1,17 @@
+-------------------------- MODULE MCShepherdSafety --------------------------
+(* Safety of the DESIGN §5/§6 protocol with every safeguard on: epoch fencing, *)
+(* the post-election lease wait, the live-session guard (elected session).   *)
+(* Expected: no error (TLC exit 0), exhaustive, symmetry on brokers and on   *)
+(* consumers.  2 brokers, 2 consumers, 2 partitions, 1 expiry, 1 pause, 1  *)
+(* Leave (membership change during a run).  The                             *)
+(* planned 3 consumers and 2 expiries did not finish in 3 minutes (more than *)
+(* 1.6 million distinct states with the queue still growing).                *)
+EXTENDS ShepherdProperties
+
+CONSTANTS b1, b2, c1, c2, p1, p2
+
+MCBrokers    == {b1, b2}
+MCConsumers  == {c1, c2}
+MCPartitions == {p1, p2}
+Symmetry     == Permutations(MCConsumers) \cup Permutations(MCBrokers)
+=============================================================================

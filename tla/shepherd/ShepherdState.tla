@@ -1,0 +1,117 @@
+---------------------------- MODULE ShepherdState ----------------------------
+(***************************************************************************)
+(* Shepherd: constants, variables and helpers (CONVENTIONS item 16: the    *)
+(* actions are in ShepherdActions, the properties in ShepherdProperties).  *)
+(*                                                                          *)
+(* One consumer group; every consumer subscribes to one topic with one     *)
+(* stream, so an assignment is a function Partitions -> Consumers.  Time   *)
+(* is a discrete clock: one Tick is one time unit, and every timer is a    *)
+(* counter that saturates where its value stops mattering.  Clock drift    *)
+(* rho is 0 in the model (docs/verification.md states the inequalities     *)
+(* with rho).                                                               *)
+(***************************************************************************)
+EXTENDS Naturals, Sequences, FiniteSets, TLC
+
+CONSTANTS
+    Brokers,         \* broker processes (model values); each runs for election
+    Consumers,       \* members of the one group (model values)
+    Partitions,      \* partitions of the one subscribed topic (model values)
+    None,            \* model value: no broker / no consumer
+    SessionTimeout,  \* S: ZooKeeper expires a session no earlier than S ticks after the last request it answered
+    Lease,           \* L = ping_interval_ms x (max_ping_retries + 1), in ticks (DESIGN §1)
+    MaxDelay,        \* D: a delivered coordinator->consumer message arrives within D ticks
+    MaxExpiries,     \* fault bound: server-side session expiries
+    MaxPauses,       \* fault bound: process pauses (kill -STOP) of brokers
+    MaxCuts,         \* fault bound: network cuts between a broker and ZooKeeper
+    MaxLeaves,       \* bound: consumers leaving (Leave) and free to register again
+    MaxGen,          \* bound on the generation (model size; the spec needs no more)
+    \* -- switches that re-introduce a rejected design (negative controls) --
+    Fencing,         \* TRUE: every coordinator multi starts with check(/consumers/epoch, epoch) (DESIGN §5, D2)
+    LeaseWait,       \* TRUE: no Start until D + L + margin after winning (DESIGN §5, D4)
+    CommandGuard     \* "ELECTED_SESSION": Ping/Start only while now < lastZkAck + S, acks of the
+                     \*   session it was elected in (DESIGN §5 as fixed here, D5);
+                     \* "ANY_SESSION": DESIGN §5 literally; "UNTIL_EXPIRED": command until
+                     \*   told Expired, also while Disconnected (both rejected)
+
+ASSUME /\ SessionTimeout \in Nat \ {0}
+       /\ Lease \in Nat \ {0}
+       /\ MaxDelay \in Nat
+       /\ MaxExpiries \in Nat /\ MaxPauses \in Nat /\ MaxGen \in Nat
+       /\ MaxCuts \in Nat /\ MaxLeaves \in Nat /\ Fencing \in BOOLEAN /\ LeaseWait \in BOOLEAN
+       /\ CommandGuard \in {"ELECTED_SESSION", "ANY_SESSION", "UNTIL_EXPIRED"}
+       /\ None \notin Brokers \cup Consumers
+
+\* Every election follows the deletion of the election node by an expiry, but the first.
+MaxEpoch == MaxExpiries + 1
+\* A coordinator-side timer at Cap means "the consumer's lease surely ran out":
+\* last command sent + D + L + margin (margin = 1 tick).
+Cap == MaxDelay + Lease + 1
+
+\* DESIGN §6, the Java enums.
+ConsumerStates == {"DISCOVERING", "REGISTERING", "REGISTERED", "FETCHING", "STOPPED"}
+TriggerStates  == {"IDLE", "QUEUED", "RUNNING", "RUNNING_DIRTY"}
+\* A consumer in these states holds a lease (it has been answered by a coordinator).
+Leased == {"REGISTERED", "FETCHING", "STOPPED"}
+Roles  == {"FOLLOWER", "WAITING", "LEADING"}   \* WAITING: elected, in the post-election lease wait
+Phases == {"IDLE", "STOPPING", "WRITTEN", "STARTING"}
+
+\* Messages.  Coordinator -> consumer carry an age (ticks in flight).
+ToConsumerTypes == {"RegisterResponse", "NotCoordinator", "Ping", "Stop", "Start"}
+ToBrokerTypes   == {"Register", "StopResponse", "StartResponse", "Leave"}
+Msg(t, e, g, ps) == [type |-> t, epoch |-> e, gen |-> g, parts |-> ps, age |-> 0]
+Reply(t, e, g)   == [type |-> t, epoch |-> e, gen |-> g]
+
+VARIABLES
+    \* -- ZooKeeper (a linearizable store) --
+    zkAlive,         \* [Brokers -> BOOLEAN]: the server holds a live session of the broker
+    coordNode,       \* /consumers/coordinator: the broker whose session owns the ephemeral node, or None
+    zkEpoch,         \* data version of /consumers/epoch
+    zkGen,           \* the group's generation in /consumers/groups/[g]
+    zkOwners,        \* [Partitions -> Consumers \cup {None}]: /consumers/groups/[g]/owners
+    staleWrite,      \* history: some committed coordinator write carried an epoch below zkEpoch
+    \* -- the brokers' environment: network to ZooKeeper, pauses, the ZooKeeper client --
+    link,            \* [Brokers -> {"UP", "DOWN"}]: the network between the broker and ZooKeeper
+    paused,          \* [Brokers -> BOOLEAN]: kill -STOP; a paused broker takes no step
+    sinceAck,        \* [Brokers -> 0..S]: ticks since the send time of the newest request ZooKeeper answered
+    expiredPending,  \* [Brokers -> BOOLEAN]: the adapter opened a new session; the core has not handled Expired yet
+    expiries,        \* fault counter
+    pauses,          \* fault counter
+    cuts,            \* fault counter
+    \* -- each broker's coordinator state (all reset by handleNewSession) --
+    role,            \* [Brokers -> Roles]
+    epoch,           \* [Brokers -> 0..MaxEpoch]: the epoch it won (0: none)
+    sinceWon,        \* [Brokers -> 0..Cap]: ticks since it won (post-election lease wait)
+    members,         \* [Brokers -> SUBSET Consumers]: registered with this incarnation
+    failed,          \* [Brokers -> SUBSET Consumers]: declared failed (pings unanswered); no more commands
+    sinceSent,       \* [Brokers -> [Consumers -> 0..Cap]]: ticks since the last lease-granting command to c
+    trig,            \* [Brokers -> TriggerStates]: the group's rebalance trigger (DESIGN §6)
+    phase,           \* [Brokers -> Phases]: where the group's rebalance run is
+    runGen,          \* [Brokers -> 0..MaxGen]: the generation g the run ends (it starts g + 1)
+    stopSet,         \* [Brokers -> SUBSET Consumers]: members sent Stop(g); after the write, those sent Start(g+1)
+    acked,           \* [Brokers -> SUBSET Consumers]: acknowledged Stop(g) (then: Start(g+1))
+    asg,             \* [Brokers -> [Partitions -> Consumers \cup {None}]]: the run's assignment
+    \* -- consumers (the session core, DESIGN §6) --
+    cst,             \* [Consumers -> ConsumerStates]
+    cgen,            \* [Consumers -> 0..MaxGen]: generation of FETCHING(g) / STOPPED(g)
+    cepoch,          \* [Consumers -> 0..MaxEpoch]: highest epoch seen
+    fetchEpoch,      \* [Consumers -> 0..MaxEpoch]: epoch of the Start it fetches under (0: not fetching)
+    lease,           \* [Consumers -> 0..L]: ticks of lease left (0 when not Leased)
+    fetching,        \* [Consumers -> SUBSET Partitions]: partitions whose fetchers run now
+    \* -- connections: one per consumer, to one coordinator incarnation --
+    chan,            \* [Consumers -> Brokers \cup {None}]: the broker of the open connection
+    toC,             \* [Consumers -> Seq(message)]: coordinator -> consumer, in flight
+    toB,             \* [Consumers -> Seq(reply)]: consumer -> coordinator, in flight
+    \* -- bounds --
+    leaves           \* how many Leave requests have been sent
+
+zkVars       == <<zkAlive, coordNode, zkEpoch, zkGen, zkOwners, staleWrite>>
+envVars      == <<link, paused, sinceAck, expiredPending, expiries, pauses, cuts>>
+coordVars    == <<role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen, stopSet, acked, asg>>
+consumerVars == <<cst, cgen, cepoch, fetchEpoch, lease, fetching>>
+netVars      == <<chan, toC, toB>>
+vars         == <<zkVars, envVars, coordVars, consumerVars, netVars, leaves>>
+
+Max(a, b) == IF a >= b THEN a ELSE b
+Min(a, b) == IF a <= b THEN a ELSE b
+NoOwners  == [p \in Partitions |-> None]
+=============================================================================
