@@ -108,6 +108,12 @@ public final class ConsumerSession {
             // Expire first, then let the event meet the resulting state: DISCOVERING ignores coordinator traffic,
             // and a session that was leaving is over and ignores everything.
             Step expired = loseMembership(state, nowMs);
+            if (event instanceof FetchersStopped && !state.fetchersStopping()) {
+                // A confirmation that arrives with no stop outstanding answers none, so it must not confirm the
+                // stop this expiry has just ordered: those fetchers may still be running. (Found by the
+                // session property: seed -8732502746232079701.)
+                return expired;
+            }
             return expired.then(onEvent(expired.next(), event, nowMs));
         }
         return dispatch(state, event, nowMs);

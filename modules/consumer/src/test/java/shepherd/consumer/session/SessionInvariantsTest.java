@@ -118,6 +118,18 @@ class SessionInvariantsTest {
         assertTrue(foundBySearch(Defect.START_WITHOUT_STOP, SessionChecker.START), "random search finds it too");
     }
 
+    /**
+     * Regression, seed -8732502746232079701: a stray FetchersStopped that itself expires the lease must not confirm
+     * the stop the expiry orders, or the next Start runs while the old fetchers may still be open.
+     */
+    @Example
+    void strayFetchersStoppedDoesNotConfirmTheStopOfALeaseExpiry() {
+        List<Action> script = List.of(new Cooperate(), new Cooperate(), new Cooperate(), new Cooperate(),
+                new ConsultOk(0, 1), new ConsultOk(0, 1), new Stall(300), new FetchersDone(), new Cooperate(),
+                new Cooperate(), new Cooperate(), new Cooperate(), new Cooperate());
+        assertEquals(List.of(), run(Defect.NONE, script).violations);
+    }
+
     @Example
     void checkerCatchesStopAcknowledgedBeforeFetchersClosed() {
         List<Action> script = List.of(new Cooperate(), new Cooperate(), new Cooperate(), new Cooperate(),
