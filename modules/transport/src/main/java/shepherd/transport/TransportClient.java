@@ -124,11 +124,6 @@ public final class TransportClient implements AutoCloseable {
         if (!closing.compareAndSet(false, true)) {
             return;
         }
-        CompletableFuture<?>[] closes = connections.stream().map(ChannelConnection::close)
-                .toArray(CompletableFuture<?>[]::new);
-        TransportServer.awaitAll(closes, config.closeTimeoutMs() + 1_000);
-        if (!EventLoops.shutdown(group, config)) {
-            log.warn("Client event loops did not stop within {} ms", config.closeTimeoutMs());
-        }
+        EventLoops.closeAllAndShutdown(connections, group, config, "Client");
     }
 }

@@ -15,9 +15,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -134,22 +132,7 @@ public final class TransportServer implements AutoCloseable {
             return;
         }
         serverChannel.close().awaitUninterruptibly(config.closeTimeoutMs(), TimeUnit.MILLISECONDS);
-        CompletableFuture<?>[] closes = connections.stream().map(ChannelConnection::close)
-                .toArray(CompletableFuture<?>[]::new);
-        awaitAll(closes, config.closeTimeoutMs() + 1_000);
-        if (!EventLoops.shutdown(group, config)) {
-            log.warn("Server on {}: event loops did not stop within {} ms", localAddress, config.closeTimeoutMs());
-        }
-        log.info("Stopped listening on {}; closed {} connections", localAddress, closes.length);
-    }
-
-    static void awaitAll(CompletableFuture<?>[] futures, long timeoutMs) {
-        try {
-            CompletableFuture.allOf(futures).get(timeoutMs, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("Not every connection closed within {} ms: {}", timeoutMs, e.toString());
-        }
+        int closed = EventLoops.closeAllAndShutdown(connections, group, config, "Server on " + localAddress);
+        log.info("Stopped listening on {}; closed {} connections", localAddress, closed);
     }
 }
