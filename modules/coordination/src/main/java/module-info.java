@@ -13,8 +13,10 @@
 module shepherd.coordination {
     requires transitive shepherd.protocol;
 
-    // exports shepherd.coordination as soon as the package holds its first type (javac refuses an export of an empty package).
+    exports shepherd.coordination;
     exports shepherd.coordination.assign;
+    // Negative-control switches: the simulation puts seed defects back to prove its checkers catch them.
+    exports shepherd.coordination.defect to shepherd.testkit, shepherd.simulation;
 
     uses shepherd.coordination.assign.Assignor;
 

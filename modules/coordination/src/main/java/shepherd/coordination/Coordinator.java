@@ -1,0 +1,1349 @@
+package shepherd.coordination;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import shepherd.coordination.CoordinatorEffect.CancelAllTimers;
+import shepherd.coordination.CoordinatorEffect.CancelTimer;
+import shepherd.coordination.CoordinatorEffect.CloseConnection;
+import shepherd.coordination.CoordinatorEffect.Notice;
+import shepherd.coordination.CoordinatorEffect.Read;
+import shepherd.coordination.CoordinatorEffect.Respond;
+import shepherd.coordination.CoordinatorEffect.SendRequest;
+import shepherd.coordination.CoordinatorEffect.SetTimer;
+import shepherd.coordination.CoordinatorEvent.BrokersChanged;
+import shepherd.coordination.CoordinatorEvent.ConnectionClosed;
+import shepherd.coordination.CoordinatorEvent.ElectionWon;
+import shepherd.coordination.CoordinatorEvent.GroupMemberChange;
+import shepherd.coordination.CoordinatorEvent.GroupRead;
+import shepherd.coordination.CoordinatorEvent.GroupsRead;
+import shepherd.coordination.CoordinatorEvent.LeaderObserved;
+import shepherd.coordination.CoordinatorEvent.RequestReceived;
+import shepherd.coordination.CoordinatorEvent.ResponseReceived;
+import shepherd.coordination.CoordinatorEvent.TimerFired;
+import shepherd.coordination.CoordinatorEvent.TopicPartitionChange;
+import shepherd.coordination.CoordinatorEvent.TopicRead;
+import shepherd.coordination.CoordinatorEvent.TopicsRead;
+import shepherd.coordination.CoordinatorEvent.ZkAnswer;
+import shepherd.coordination.CoordinatorEvent.ZkReadFailed;
+import shepherd.coordination.CoordinatorEvent.ZkWriteDone;
+import shepherd.coordination.CoordinatorEvent.ZkWriteFailed;
+import shepherd.coordination.CoordinatorEvent.ZkWriteFenced;
+import shepherd.coordination.assign.Assignment;
+import shepherd.coordination.assign.AssignmentInput;
+import shepherd.coordination.assign.Assignors;
+import shepherd.coordination.assign.PartitionId;
+import shepherd.coordination.assign.StreamId;
+import shepherd.coordination.assign.TopicPartition;
+import shepherd.coordination.defect.Defect;
+import shepherd.protocol.ApiKey;
+import shepherd.protocol.BrokerInfo;
+import shepherd.protocol.ConsultRequest;
+import shepherd.protocol.ConsultResponse;
+import shepherd.protocol.ErrorCode;
+import shepherd.protocol.LeaveRequest;
+import shepherd.protocol.LeaveResponse;
+import shepherd.protocol.OffsetCommitRequest;
+import shepherd.protocol.OffsetCommitResponse;
+import shepherd.protocol.PartitionAssignment;
+import shepherd.protocol.PartitionOffset;
+import shepherd.protocol.PartitionResult;
+import shepherd.protocol.PingRequest;
+import shepherd.protocol.PingResponse;
+import shepherd.protocol.RegisterRequest;
+import shepherd.protocol.RegisterResponse;
+import shepherd.protocol.Request;
+import shepherd.protocol.Response;
+import shepherd.protocol.Responses;
+import shepherd.protocol.StartRequest;
+import shepherd.protocol.StartResponse;
+import shepherd.protocol.StopRequest;
+import shepherd.protocol.StopResponse;
+
+/**
+ * The coordinator: the seed's {@code coordinatorStartup}, {@code handleNewSession}, four listeners, "try to request
+ * rebalance" and {@code rebalance(group)}, with DESIGN §5–§6's fencing, leases and barrier, as one sans-I/O state
+ * machine. {@link #onEvent} takes an event and the time, changes the state and returns the effects for the runtime
+ * to execute; it never reads a clock, starts a thread or touches a socket or ZooKeeper.
+ *
+ * <h2>How the safety argument maps onto the code</h2>
+ * <ul>
+ *   <li><b>Fenced writes</b> ({@link #flush}): every write is one multi led by {@code check(/consumers/epoch)};
+ *       a failed check stands us down ({@link #standDown}).</li>
+ *   <li><b>Commanding needs a live session</b> ({@link #canCommand}): no Ping, Stop or Start leaves unless ZooKeeper
+ *       answered a request sent less than {@code sessionTimeout × (1 − ρ) − margin} ago, and never while
+ *       disconnected: a paused coordinator that wakes up cannot command with a session that may be gone (D5).</li>
+ *   <li><b>Barrier</b> ({@link Run}): Start(g+1) leaves only after every participant acknowledged Stop(g), and after
+ *       the lease of every member we could not stop is surely over ({@link GroupState#fencedUntil}); a lease counts
+ *       from our last grant (RegisterResponse, Ping or Start), stretched by D, ρ and the margin.</li>
+ *   <li><b>Post-election lease wait</b> (D4): the members a new epoch finds in ZooKeeper are fenced until the leases
+ *       the previous epoch could have granted are over; re-registrations during the wait are batched into one run
+ *       per group at its end (D9); members that did not return are removed.</li>
+ *   <li><b>Offsets</b> ({@link #acceptOffsets}): only from the owner in the current generation, only forwards, only
+ *       through fenced writes, and an OffsetCommit is answered only once its write committed (D10).</li>
+ * </ul>
+ *
+ * <p>State is mutated in place inside one call (a coordinator holds thousands of members; copying it per event
+ * would cost more than the rest), but only here, and every effect of a call is returned together.
+ */
+public final class Coordinator {
+
+    /** Where the coordinator stands in its epoch. */
+    public enum Role {
+        /** Not coordinator (running for election, or another broker holds it). */
+        FOLLOWER,
+        /** Won; reading topics and groups. Registrations get COORDINATOR_NOT_READY. */
+        LOADING,
+        /** Loaded; waiting out the previous epoch's leases. Registrations are accepted, no Start leaves. */
+        LEASE_WAIT,
+        ACTIVE,
+        /** Graceful handover: stopping every group. */
+        HANDING_OVER,
+        /** Handed over, or the broker is shutting down. */
+        CLOSED
+    }
+
+    /** The offset a Start carries for a partition without a committed offset: apply auto_offset_reset. */
+    public static final long OFFSET_NONE = -1;
+
+    private record Pending(String group, String consumerId, ApiKey kind, int generation) {}
+
+    private final CoordinatorConfig config;
+    private final Set<Defect> defects;
+
+    private Role role = Role.FOLLOWER;
+    private int epoch = -1;
+    private long wonAtMs;
+    private boolean previousHandedOver;
+    private boolean zkConnected = true;
+    private long lastZkAckMs = Long.MIN_VALUE;
+    private int leaderId = ConsultResponse.NONE;
+    private int leaderEpoch = ConsultResponse.NONE;
+    private List<BrokerInfo> brokers = List.of();
+
+    private final TreeMap<String, List<PartitionId>> topics = new TreeMap<>();
+    private boolean topicsLoaded;
+    private boolean groupsListed;
+    private final Set<String> groupReadsPending = new TreeSet<>();
+    private final Set<ZkRead> failedReads = new LinkedHashSet<>();
+    private final TreeMap<String, GroupState> groups = new TreeMap<>();
+    private final GroupState handoverPipeline = new GroupState("", Assignors.DEFAULT_NAME);
+    private final Map<Long, GroupState> writes = new HashMap<>();
+    private final Set<GroupState> writesToRetry = new LinkedHashSet<>();
+    private final Map<Long, String[]> connections = new HashMap<>();
+    private final Map<Long, Pending> requests = new HashMap<>();
+    private final Map<Long, String[]> handoverAwaiting = new HashMap<>();
+    private long nextWriteId = 1;
+    private long nextRequestId = 1;
+
+    private List<CoordinatorEffect> out;
+    private long now;
+
+    public Coordinator(CoordinatorConfig config) {
+        this(config, EnumSet.noneOf(Defect.class));
+    }
+
+    /** A coordinator with seed defects switched back on: negative controls of the simulation only. */
+    public Coordinator(CoordinatorConfig config, Set<Defect> defects) {
+        this.config = config;
+        this.defects = defects.isEmpty() ? EnumSet.noneOf(Defect.class) : EnumSet.copyOf(defects);
+    }
+
+    // ================================================================== the one switch
+
+    public List<CoordinatorEffect> onEvent(CoordinatorEvent event, long nowMs) {
+        out = new ArrayList<>();
+        now = nowMs;
+        if (event instanceof ZkAnswer answer) {
+            lastZkAckMs = Math.max(lastZkAckMs, answer.sentAtMs()); // the session surely lived when it left
+        }
+        if (event instanceof CoordinatorEvent.Boot) {
+            // coordinatorStartup begins by running for election; the reads follow the win.
+            emit(new CoordinatorEffect.RunForElection());
+        } else if (event instanceof ElectionWon won) {
+            // Election + epoch bump, atomic in the adapter; then coordinatorStartup steps 1–6.
+            onElectionWon(won);
+        } else if (event instanceof LeaderObserved seen) {
+            // Someone else coordinates: remember it for Consult answers.
+            leaderId = seen.brokerId();
+            leaderEpoch = seen.epoch();
+        } else if (event instanceof BrokersChanged changed) {
+            brokers = changed.brokers();
+        } else if (event instanceof CoordinatorEvent.ZkDisconnected) {
+            // DESIGN §5: stop commanding at once (canCommand reads zkConnected); keep every state.
+            zkConnected = false;
+        } else if (event instanceof CoordinatorEvent.ZkSyncConnected) {
+            // Same session back: resume without a reset.
+            zkConnected = true;
+            retryZk();
+            drainQueue();
+        } else if (event instanceof CoordinatorEvent.ZkExpired) {
+            // handleNewSession: full reset, re-arm, run for election again.
+            reset("ZooKeeper session expired");
+            emit(new CoordinatorEffect.RunForElection());
+        } else if (event instanceof CoordinatorEvent.ZkSynced) {
+            drainQueue();
+        } else if (event instanceof TopicsRead read) {
+            onTopicsRead(read.partitionsByTopic());
+        } else if (event instanceof TopicRead read) {
+            onTopicRead(read.topic(), read.partitions());
+        } else if (event instanceof GroupsRead read) {
+            onGroupsRead(read.groups());
+        } else if (event instanceof GroupRead read) {
+            onGroupRead(read.group(), read.snapshot());
+        } else if (event instanceof ZkReadFailed failed) {
+            onReadFailed(failed);
+        } else if (event instanceof CoordinatorEvent.TopicChange) {
+            // Seed TopicChangeListener: re-read the topics (re-arming the watch); step 2 happens on the result.
+            readIfLeader(new ZkRead.Topics());
+        } else if (event instanceof TopicPartitionChange change) {
+            // Seed TopicPartitionChangeListener.
+            readIfLeader(new ZkRead.Topic(change.topic()));
+        } else if (event instanceof CoordinatorEvent.GroupChange) {
+            // Seed GroupChangeListener: re-read the group list; new groups are read on the result.
+            readIfLeader(new ZkRead.Groups());
+        } else if (event instanceof GroupMemberChange change) {
+            // Seed GroupMemberChangeListener: we write the ids ourselves, so the change is ours or an operator's;
+            // re-arm the watch and let the necessity check decide.
+            onGroupMemberChange(change.group());
+        } else if (event instanceof ZkWriteDone done) {
+            onWriteFinished(done.writeId(), true);
+        } else if (event instanceof ZkWriteFenced fenced) {
+            standDown("a write failed its epoch check: epoch " + epoch + " is no longer current");
+        } else if (event instanceof ZkWriteFailed failed) {
+            onWriteFailed(failed);
+        } else if (event instanceof RequestReceived received) {
+            onRequest(received.connectionId(), received.correlationId(), received.request());
+        } else if (event instanceof ResponseReceived received) {
+            onResponse(received.connectionId(), received.requestId(), received.response());
+        } else if (event instanceof ConnectionClosed closed) {
+            onConnectionClosed(closed.connectionId());
+        } else if (event instanceof TimerFired fired) {
+            onTimer(fired.timer());
+        } else if (event instanceof CoordinatorEvent.HandoverRequested) {
+            beginHandover();
+        } else {
+            throw new IllegalStateException("unhandled event " + event);
+        }
+        List<CoordinatorEffect> effects = out;
+        out = null;
+        return effects;
+    }
+
+    // ================================================================== views for runtimes, tests and checkers
+
+    public Role role() {
+        return role;
+    }
+
+    public int epoch() {
+        return epoch;
+    }
+
+    public boolean isCoordinator() {
+        return role != Role.FOLLOWER && role != Role.CLOSED;
+    }
+
+    /** The live-session bound of DESIGN §5 at {@code nowMs}. */
+    public boolean canCommandAt(long nowMs) {
+        return isCoordinator() && (defects.contains(Defect.NO_FENCING)
+                || zkConnected && nowMs < config.commandableUntilMs(lastZkAckMs));
+    }
+
+    public SortedMap<String, GroupView> groups() {
+        TreeMap<String, GroupView> views = new TreeMap<>();
+        groups.forEach((id, g) -> views.put(id, GroupView.of(g)));
+        return views;
+    }
+
+    public Optional<GroupView> group(String groupId) {
+        return Optional.ofNullable(groups.get(groupId)).map(GroupView::of);
+    }
+
+    // ================================================================== election, session, reset
+
+    private void onElectionWon(ElectionWon won) {
+        if (won.epoch() <= epoch) {
+            throw new IllegalStateException("epoch must grow: won " + won.epoch() + " after " + epoch);
+        }
+        reset(null);
+        role = Role.LOADING;
+        epoch = won.epoch();
+        wonAtMs = now;
+        previousHandedOver = won.previousHandedOver();
+        leaderId = config.brokerId();
+        leaderEpoch = epoch;
+        zkConnected = true;
+        // coordinatorStartup 1, 2, 3.x, 4.x: read topics and groups; each read arms its listener's watch.
+        read(new ZkRead.Topics());
+        read(new ZkRead.Groups());
+        // Step 5 is the adapter's (it re-arms the session listener itself, D7); keep the session bound fresh.
+        emit(new SetTimer(new CoordinatorTimer.KeepAlive(), now + config.keepAliveIntervalMs()));
+    }
+
+    /**
+     * handleNewSession step 1: forget everything of the epoch. Consumers on our connections are told by the close:
+     * they rediscover and find the next coordinator.
+     */
+    private void reset(String why) {
+        if (why != null && isCoordinator()) {
+            emit(new Notice("standing down as coordinator of epoch " + epoch + ": " + why));
+        }
+        for (long connectionId : new TreeSet<>(connections.keySet())) {
+            emit(new CloseConnection(connectionId));
+        }
+        emit(new CancelAllTimers());
+        role = Role.FOLLOWER;
+        topics.clear();
+        topicsLoaded = false;
+        groupsListed = false;
+        groupReadsPending.clear();
+        failedReads.clear();
+        groups.clear();
+        handoverPipeline.inFlight = null;
+        handoverPipeline.queued.clear();
+        handoverPipeline.queuedCallbacks.clear();
+        writes.clear();
+        writesToRetry.clear();
+        connections.clear();
+        requests.clear();
+        handoverAwaiting.clear();
+        leaderId = ConsultResponse.NONE;
+        leaderEpoch = ConsultResponse.NONE;
+    }
+
+    /** A fenced write proved a newer epoch: stop at once, then run again like handleNewSession. */
+    private void standDown(String why) {
+        boolean handingOver = role == Role.HANDING_OVER;
+        reset(why);
+        if (handingOver) {
+            role = Role.CLOSED;
+            emit(new CoordinatorEffect.Resign(false));
+            emit(new CoordinatorEffect.HandedOver(epoch));
+            return;
+        }
+        emit(new CoordinatorEffect.Resign(true));
+    }
+
+    private boolean canCommand() {
+        return canCommandAt(now);
+    }
+
+    // ================================================================== metadata reads (the seed's listeners)
+
+    private void read(ZkRead read) {
+        if (read instanceof ZkRead.Group g) {
+            groupReadsPending.add(g.group());
+        }
+        emit(new Read(read));
+    }
+
+    private void readIfLeader(ZkRead read) {
+        if (isCoordinator()) {
+            read(read);
+        }
+    }
+
+    private void onReadFailed(ZkReadFailed failed) {
+        if (!isCoordinator()) {
+            return;
+        }
+        failedReads.add(failed.read());
+        emit(new SetTimer(new CoordinatorTimer.ZkRetry(), now + config.zkRetryMs()));
+    }
+
+    private void retryZk() {
+        if (!isCoordinator()) {
+            return;
+        }
+        List<ZkRead> reads = new ArrayList<>(failedReads);
+        failedReads.clear();
+        reads.forEach(this::read);
+        List<GroupState> retry = new ArrayList<>(writesToRetry);
+        writesToRetry.clear();
+        for (GroupState g : retry) {
+            if (g.inFlight != null) {
+                // Same ops again under a new id: idempotent, and nothing of this group was written after them.
+                GroupState.Write again = new GroupState.Write(nextWriteId++, g.inFlight.ops, g.inFlight.callbacks);
+                g.inFlight = again;
+                writes.put(again.writeId, g);
+                emitWrite(again);
+            }
+        }
+    }
+
+    /** TopicChangeListener step 2 / TopicPartitionChangeListener: every interested group, wildcard or not. */
+    private void onTopicsRead(Map<String, List<PartitionId>> partitionsByTopic) {
+        if (!isCoordinator()) {
+            return;
+        }
+        Set<String> changed = new TreeSet<>();
+        for (String topic : union(topics.keySet(), partitionsByTopic.keySet())) {
+            List<PartitionId> now = sorted(partitionsByTopic.getOrDefault(topic, List.of()));
+            if (!now.equals(topics.getOrDefault(topic, List.of()))) {
+                changed.add(topic);
+            }
+        }
+        topics.clear();
+        partitionsByTopic.forEach((topic, partitions) -> topics.put(topic, sorted(partitions)));
+        topicsLoaded = true;
+        topicsChanged(changed);
+        maybeLoaded();
+    }
+
+    private void onTopicRead(String topic, List<PartitionId> partitions) {
+        if (!isCoordinator()) {
+            return;
+        }
+        List<PartitionId> next = sorted(partitions);
+        if (next.equals(topics.getOrDefault(topic, List.of()))) {
+            return;
+        }
+        if (next.isEmpty()) {
+            topics.remove(topic); // D12: a vanished topic; check 3.3 drops its owners
+        } else {
+            topics.put(topic, next);
+        }
+        topicsChanged(Set.of(topic));
+    }
+
+    private void topicsChanged(Set<String> changed) {
+        for (GroupState g : groups.values()) {
+            boolean interested = g.members.values().stream().anyMatch(m -> changed.stream()
+                    .anyMatch(t -> Subscriptions.interestedIn(m.registration.subscription(), t)));
+            boolean owned = g.owners.keySet().stream().anyMatch(tp -> changed.contains(tp.topic()));
+            if (interested || owned) {
+                requestRebalance(g);
+            }
+        }
+    }
+
+    /** GroupChangeListener steps 1–2: read each group we do not know yet. */
+    private void onGroupsRead(List<String> names) {
+        if (!isCoordinator()) {
+            return;
+        }
+        for (String name : names) {
+            if (!groups.containsKey(name) && !groupReadsPending.contains(name)) {
+                if (Subscriptions.invalidId("group", name).isPresent()) {
+                    emit(new Notice("skipping group znode with an invalid name '" + name + "'"));
+                    continue;
+                }
+                read(new ZkRead.Group(name));
+            }
+        }
+        groupsListed = true;
+        maybeLoaded();
+    }
+
+    /**
+     * GroupChangeListener steps 3–5, for a group found in ZooKeeper. Its recorded members are not confirmed: they
+     * were registered with an earlier epoch, which may still have granted them a lease; they are fenced until that
+     * lease is surely over (DESIGN §5, post-election lease wait).
+     */
+    private void onGroupRead(String name, GroupSnapshot snapshot) {
+        if (!isCoordinator()) {
+            return;
+        }
+        groupReadsPending.remove(name);
+        GroupState known = groups.get(name);
+        if (known != null) {
+            requestRebalance(known); // a re-read after a member change: the necessity check decides
+            return;
+        }
+        GroupState g = new GroupState(name, snapshot.assignor());
+        g.generation = snapshot.generation();
+        g.owners = new TreeMap<>(snapshot.owners());
+        g.offsets.putAll(snapshot.offsets());
+        long since = role == Role.LOADING ? wonAtMs : now;
+        snapshot.registrations().forEach((consumerId, registration) -> {
+            g.members.put(consumerId, new Member(consumerId, registration));
+            if (!defects.contains(Defect.NO_LEASE_WAIT) && !previousHandedOver) {
+                g.fencedUntil.put(consumerId, config.leaseSurelyOverMs(since, registration.leaseMs()));
+            }
+        });
+        groups.put(name, g);
+        if (role == Role.LOADING) {
+            g.trigger = g.trigger.transitionTo(TriggerState.QUEUED); // seed 2.3, batched after the wait (D9)
+        } else {
+            requestRebalance(g);
+        }
+        maybeLoaded();
+    }
+
+    private void onGroupMemberChange(String group) {
+        GroupState g = groups.get(group);
+        if (isCoordinator() && g != null && !groupReadsPending.contains(group)) {
+            read(new ZkRead.Group(group));
+        }
+    }
+
+    /** All reads of coordinatorStartup answered: begin the post-election lease wait. */
+    private void maybeLoaded() {
+        if (role != Role.LOADING || !topicsLoaded || !groupsListed || !groupReadsPending.isEmpty()) {
+            return;
+        }
+        role = Role.LEASE_WAIT;
+        long endMs = now;
+        if (previousHandedOver) {
+            endMs = now + config.handoverGraceMs(); // nobody fetches; give the members time to come back
+        } else if (!defects.contains(Defect.NO_LEASE_WAIT)) {
+            for (GroupState g : groups.values()) {
+                endMs = Math.max(endMs, g.fencedUntilMax());
+            }
+        }
+        emit(new SetTimer(new CoordinatorTimer.LeaseWaitOver(), endMs));
+    }
+
+    /** End of the lease wait: remove the members that did not return, then one run per group (D9). */
+    private void onLeaseWaitOver() {
+        if (role != Role.LEASE_WAIT) {
+            return;
+        }
+        role = Role.ACTIVE;
+        for (GroupState g : groups.values()) {
+            for (Member m : new ArrayList<>(g.members.values())) {
+                if (!m.confirmed) {
+                    removeMember(g, m, "did not re-register after the election of epoch " + epoch);
+                }
+            }
+            if (g.trigger == TriggerState.IDLE) {
+                g.trigger = g.trigger.transitionTo(TriggerState.QUEUED);
+            }
+        }
+        drainQueue();
+    }
+
+    // ================================================================== consumer requests
+
+    private void onRequest(long connectionId, int correlationId, Request request) {
+        if (request instanceof ConsultRequest) {
+            respond(connectionId, correlationId, consult());
+        } else if (request instanceof RegisterRequest register) {
+            onRegister(connectionId, correlationId, register);
+        } else if (request instanceof OffsetCommitRequest commit) {
+            onOffsetCommit(connectionId, correlationId, commit);
+        } else if (request instanceof LeaveRequest leave) {
+            onLeave(connectionId, correlationId, leave);
+        } else {
+            // Ping, Stop and Start are ours to send; a consumer sending one is confused.
+            emit(new Notice("connection " + connectionId + " sent " + request.apiKey() + ", which only a coordinator sends"));
+            respond(connectionId, correlationId, Responses.errorResponse(request.apiKey(), ErrorCode.INVALID_REQUEST));
+        }
+    }
+
+    private ConsultResponse consult() {
+        if (isCoordinator()) {
+            return new ConsultResponse(ErrorCode.NONE, config.brokerId(), epoch, brokers);
+        }
+        return new ConsultResponse(ErrorCode.NONE, leaderId, leaderEpoch, brokers);
+    }
+
+    /** Registration handling and validation (DESIGN §3 Register, D11). */
+    private void onRegister(long connectionId, int correlationId, RegisterRequest r) {
+        Optional<ErrorCode> notNow = notServing(r.highestEpochSeen());
+        if (notNow.isPresent()) {
+            respond(connectionId, correlationId, new RegisterResponse(notNow.get(), epoch, r.consumerId()));
+            return;
+        }
+        Registration registration = Registration.of(r);
+        Optional<String> invalid = Subscriptions.invalid(r.groupId(), r.consumerId(), registration);
+        if (invalid.isPresent()) {
+            emit(new Notice("rejected registration of consumer '" + r.consumerId() + "' in group '" + r.groupId()
+                    + "' on connection " + connectionId + ": " + invalid.get()));
+            respond(connectionId, correlationId, new RegisterResponse(ErrorCode.INVALID_REGISTRATION, epoch, r.consumerId()));
+            return;
+        }
+        GroupState g = groups.get(r.groupId());
+        if (g == null) {
+            g = new GroupState(r.groupId(), Assignors.DEFAULT_NAME);
+            groups.put(g.id, g);
+            g.queue(new ZkOp.PutGroup(g.id, 0, g.assignor));
+        }
+        Member m = g.members.get(r.consumerId());
+        if (m != null && m.connectionId == connectionId && m.confirmed && m.registration.equals(registration)) {
+            // The same Register again (its answer was lost): answer again, change nothing.
+            grantAndRespond(m, connectionId, correlationId, new RegisterResponse(ErrorCode.NONE, epoch, m.consumerId));
+            return;
+        }
+        if (m != null) {
+            forgetIncarnation(g, m); // the old connection, if any, can no longer be commanded
+        } else {
+            m = new Member(r.consumerId(), registration);
+            g.members.put(m.consumerId, m);
+        }
+        boolean changed = !m.registration.equals(registration) || !m.confirmed;
+        m.registration = registration;
+        m.confirmed = true;
+        m.connectionId = connectionId;
+        m.missedPings = 0;
+        m.barrierMisses = 0;
+        m.startedGeneration = -1;
+        m.pingRequestId = Member.NO_REQUEST;
+        connections.put(connectionId, new String[] {g.id, m.consumerId});
+        if (changed) {
+            g.queue(new ZkOp.PutRegistration(g.id, m.consumerId, registration));
+        }
+        GroupState group = g;
+        Member member = m;
+        afterWrite(g, (ok, nowMs) -> {
+            if (member.connectionId != connectionId || group.members.get(member.consumerId) != member) {
+                return; // replaced or gone meanwhile; that path answered
+            }
+            if (!ok) {
+                respond(connectionId, correlationId, new RegisterResponse(ErrorCode.UNKNOWN, epoch, member.consumerId));
+                return;
+            }
+            grantAndRespond(member, connectionId, correlationId,
+                    new RegisterResponse(ErrorCode.NONE, epoch, member.consumerId));
+            emit(new SetTimer(new CoordinatorTimer.PingDue(group.id, member.consumerId),
+                    now + member.registration.pingIntervalMs()));
+            requestRebalance(group);
+        });
+    }
+
+    /**
+     * A consumer id registers anew while we still hold an earlier incarnation of it: that one may still be fetching
+     * (a duplicate process, or our close not yet seen), so its lease is waited out before its partitions move.
+     */
+    private void forgetIncarnation(GroupState g, Member m) {
+        if (m.connected()) {
+            connections.remove(m.connectionId);
+            emit(new CloseConnection(m.connectionId));
+        }
+        fenceLease(g, m);
+        m.connectionId = Member.NO_CONNECTION;
+        if (g.run != null) {
+            g.run.drop(m.consumerId);
+            markDirty(g);
+        }
+    }
+
+    private void fenceLease(GroupState g, Member m) {
+        if (m.grantSentMs != Member.NEVER) {
+            g.fencedUntil.merge(m.consumerId, config.leaseSurelyOverMs(m.grantSentMs, m.registration.leaseMs()), Math::max);
+        }
+    }
+
+    /** OffsetCommit: the member's own partitions of the current generation, forwards only, fenced (D10). */
+    private void onOffsetCommit(long connectionId, int correlationId, OffsetCommitRequest r) {
+        Optional<ErrorCode> notNow = notServing(-1);
+        if (notNow.isEmpty() && r.coordinatorEpoch() != epoch) {
+            notNow = Optional.of(r.coordinatorEpoch() < epoch ? ErrorCode.STALE_COORDINATOR_EPOCH : ErrorCode.NOT_COORDINATOR);
+        }
+        if (notNow.isPresent()) {
+            respond(connectionId, correlationId, OffsetCommitResponse.error(notNow.get()));
+            return;
+        }
+        GroupState g = groups.get(r.groupId());
+        Member m = g == null ? null : g.members.get(r.consumerId());
+        if (m == null || m.connectionId != connectionId) {
+            respond(connectionId, correlationId, OffsetCommitResponse.error(ErrorCode.UNKNOWN_CONSUMER));
+            return;
+        }
+        if (r.generation() != g.generation || m.startedGeneration != g.generation) {
+            respond(connectionId, correlationId, OffsetCommitResponse.error(ErrorCode.ILLEGAL_GENERATION));
+            return;
+        }
+        List<PartitionResult> results = acceptOffsets(g, m, r.offsets());
+        afterWrite(g, (ok, nowMs) -> respond(connectionId, correlationId, ok
+                ? new OffsetCommitResponse(ErrorCode.NONE, results)
+                : OffsetCommitResponse.error(ErrorCode.UNKNOWN)));
+    }
+
+    /** Leave: write its last offsets, remove it, rebalance the rest. */
+    private void onLeave(long connectionId, int correlationId, LeaveRequest r) {
+        Optional<ErrorCode> notNow = notServing(-1);
+        if (notNow.isPresent()) {
+            respond(connectionId, correlationId, LeaveResponse.error(notNow.get()));
+            return;
+        }
+        GroupState g = groups.get(r.groupId());
+        Member m = g == null ? null : g.members.get(r.consumerId());
+        if (m == null || m.connectionId != connectionId) {
+            respond(connectionId, correlationId, LeaveResponse.error(ErrorCode.UNKNOWN_CONSUMER));
+            return;
+        }
+        if (r.offsets() != null && m.startedGeneration == g.generation) {
+            acceptOffsets(g, m, r.offsets());
+        }
+        // The session core sends Leave only after its fetchers are closed, so nothing is left to wait out.
+        connections.remove(connectionId);
+        removeMember(g, m, null);
+        afterWrite(g, (ok, nowMs) -> respond(connectionId, correlationId,
+                ok ? LeaveResponse.ok() : LeaveResponse.error(ErrorCode.UNKNOWN)));
+    }
+
+    private Optional<ErrorCode> notServing(int highestEpochSeen) {
+        if (role == Role.LOADING) {
+            return Optional.of(ErrorCode.COORDINATOR_NOT_READY);
+        }
+        if (role != Role.ACTIVE && role != Role.LEASE_WAIT) {
+            return Optional.of(ErrorCode.NOT_COORDINATOR);
+        }
+        if (highestEpochSeen > epoch) {
+            // The consumer has seen a newer coordinator: we are deposed and do not know it yet.
+            emit(new Notice("a consumer has seen epoch " + highestEpochSeen + ", newer than ours (" + epoch + ")"));
+            return Optional.of(ErrorCode.NOT_COORDINATOR);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Queues the offsets the member may write and says per partition why not otherwise: it must own the partition
+     * in the current generation (NOT_OWNER); an offset not beyond the committed one is acknowledged but not written
+     * (a retried or reordered report must never move a committed offset backwards).
+     */
+    private List<PartitionResult> acceptOffsets(GroupState g, Member m, List<PartitionOffset> offsets) {
+        List<PartitionResult> results = new ArrayList<>(offsets.size());
+        for (PartitionOffset po : offsets) {
+            Optional<TopicPartition> tp = parse(po);
+            StreamId owner = tp.map(g.owners::get).orElse(null);
+            if (owner == null || !owner.consumerId().equals(m.consumerId) || po.offset() < 0) {
+                results.add(new PartitionResult(po.topic(), po.partition(), ErrorCode.NOT_OWNER));
+                continue;
+            }
+            Long committed = g.offsets.get(tp.get());
+            if (committed == null || po.offset() > committed) {
+                g.queue(new ZkOp.PutOffset(g.id, tp.get(), po.offset(), m.consumerId));
+            }
+            results.add(new PartitionResult(po.topic(), po.partition(), ErrorCode.NONE));
+        }
+        return results;
+    }
+
+    private static Optional<TopicPartition> parse(PartitionOffset po) {
+        try {
+            return Optional.of(TopicPartition.of(po.topic(), po.partition()));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    // ================================================================== consumer responses and closes
+
+    private void onResponse(long connectionId, long requestId, Response response) {
+        Pending p = requests.remove(requestId);
+        if (p == null) {
+            return; // answer to a request of a reset or finished run
+        }
+        if (role == Role.HANDING_OVER) {
+            onHandoverStopped(requestId, p, response);
+            return;
+        }
+        GroupState g = groups.get(p.group());
+        Member m = g == null ? null : g.members.get(p.consumerId());
+        if (m == null || m.connectionId != connectionId) {
+            return; // from an incarnation we no longer command
+        }
+        if (response instanceof PingResponse ping) {
+            onPingAnswered(g, m, requestId, ping);
+        } else if (response instanceof StopResponse stop) {
+            onStopAnswered(g, m, requestId, stop);
+        } else if (response instanceof StartResponse start) {
+            onStartAnswered(g, m, requestId, p.generation(), start);
+        }
+    }
+
+    private void onConnectionClosed(long connectionId) {
+        String[] owner = connections.remove(connectionId);
+        if (owner == null) {
+            return;
+        }
+        GroupState g = groups.get(owner[0]);
+        Member m = g == null ? null : g.members.get(owner[1]);
+        if (m == null || m.connectionId != connectionId) {
+            return;
+        }
+        // It cannot be commanded any more; its lease runs out by itself. Pings count it missing until it returns.
+        fenceLease(g, m);
+        m.connectionId = Member.NO_CONNECTION;
+        if (g.run != null && g.run.participants.contains(m.consumerId)) {
+            g.run.drop(m.consumerId);
+            markDirty(g);
+            advanceRun(g);
+        }
+    }
+
+    // ================================================================== pings and failure detection
+
+    private void onPingDue(GroupState g, Member m) {
+        if (role != Role.ACTIVE && role != Role.LEASE_WAIT) {
+            return;
+        }
+        boolean unanswered = m.pingRequestId != Member.NO_REQUEST;
+        if (unanswered || !m.connected()) {
+            m.missedPings++;
+            requests.remove(m.pingRequestId);
+            m.pingRequestId = Member.NO_REQUEST;
+        }
+        if (m.missedPings > m.registration.maxPingRetries()) {
+            // DESIGN §5: max_ping_retries + 1 consecutive unanswered pings.
+            removeMember(g, m, "missed " + m.missedPings + " pings");
+            requestRebalance(g);
+            return;
+        }
+        if (m.connected() && canCommand()) {
+            PingRequest ping = new PingRequest(epoch, g.generation, (short) m.missedPings);
+            m.pingRequestId = send(g, m, ping, g.generation);
+        }
+        emit(new SetTimer(new CoordinatorTimer.PingDue(g.id, m.consumerId), now + m.registration.pingIntervalMs()));
+    }
+
+    private void onPingAnswered(GroupState g, Member m, long requestId, PingResponse ping) {
+        if (requestId != m.pingRequestId) {
+            return;
+        }
+        m.pingRequestId = Member.NO_REQUEST;
+        if (ping.errorCode() != ErrorCode.NONE) {
+            return; // STALE_COORDINATOR_EPOCH and friends: not an answer; the next PingDue counts it
+        }
+        m.missedPings = 0;
+        if (ping.offsets() != null && m.startedGeneration == g.generation && ping.generation() == g.generation) {
+            acceptOffsets(g, m, ping.offsets());
+            flush(g);
+        }
+    }
+
+    /**
+     * A member is gone (failed, left, or did not return after an election): stop commanding it, wait out whatever
+     * lease we gave it, delete its registration, and let the group rebalance.
+     */
+    private void removeMember(GroupState g, Member m, String why) {
+        if (why != null) {
+            emit(new Notice("group '" + g.id + "': removing consumer '" + m.consumerId + "': " + why));
+            fenceLease(g, m);
+        }
+        if (m.connected()) {
+            connections.remove(m.connectionId);
+            emit(new CloseConnection(m.connectionId));
+            m.connectionId = Member.NO_CONNECTION;
+        }
+        requests.remove(m.pingRequestId);
+        g.members.remove(m.consumerId);
+        emit(new CancelTimer(new CoordinatorTimer.PingDue(g.id, m.consumerId)));
+        g.queue(new ZkOp.DeleteRegistration(g.id, m.consumerId));
+        if (g.run != null) {
+            g.run.drop(m.consumerId);
+            markDirty(g);
+            advanceRun(g);
+        }
+        flush(g);
+        requestRebalance(g);
+    }
+
+    // ================================================================== the trigger ("try to request rebalance")
+
+    /** The seed's "try to request rebalance", with the dirty flag instead of the dropping CAS (D1). */
+    private void requestRebalance(GroupState g) {
+        switch (g.trigger) {
+            case IDLE -> {
+                g.trigger = g.trigger.transitionTo(TriggerState.QUEUED);
+                drain(g);
+            }
+            case RUNNING -> markDirty(g);
+            case QUEUED, RUNNING_DIRTY -> { }
+        }
+    }
+
+    private void markDirty(GroupState g) {
+        if (g.trigger == TriggerState.RUNNING && !defects.contains(Defect.DROP_TRIGGERS)) {
+            g.trigger = g.trigger.transitionTo(TriggerState.RUNNING_DIRTY);
+        }
+    }
+
+    private void drainQueue() {
+        if (role != Role.ACTIVE) {
+            return;
+        }
+        for (GroupState g : new ArrayList<>(groups.values())) {
+            if (g.trigger == TriggerState.QUEUED) {
+                drain(g);
+            }
+        }
+    }
+
+    /** The request handler: runs a queued group once we may command (groups run side by side). */
+    private void drain(GroupState g) {
+        if (role != Role.ACTIVE || g.trigger != TriggerState.QUEUED || !canCommand()) {
+            return;
+        }
+        g.trigger = g.trigger.transitionTo(TriggerState.RUNNING);
+        if (!beginRun(g)) {
+            endRun(g, true);
+        }
+    }
+
+    // ================================================================== rebalance(group)
+
+    /** Seed rebalance steps 1–3: compute, check necessity; step 4.1 when necessary. False: nothing to do. */
+    private boolean beginRun(GroupState g) {
+        List<Member> live = g.members.values().stream().filter(Member::connected).toList();
+        Assignment target = assign(g, live);
+        if (!necessary(g, target, live)) {
+            return false;
+        }
+        Run run = new Run(g.generation);
+        g.run = run;
+        live.forEach(m -> run.participants.add(m.consumerId));
+        // Members we cannot reach are not stopped by us: their leases are waited out.
+        g.members.values().stream().filter(m -> !m.connected()).forEach(m -> fenceLease(g, m));
+        for (Member m : live) {
+            run.awaiting.put(send(g, m, new StopRequest(epoch, run.endingGeneration), run.endingGeneration), m.consumerId);
+        }
+        emit(new SetTimer(new CoordinatorTimer.Barrier(g.id), now + config.stopTimeoutMs()));
+        advanceRun(g);
+        return true;
+    }
+
+    /**
+     * Seed check 3.1–3.5, plus one the seed did not need: 3.6, a member that has not acknowledged a Start of the
+     * current generation in this epoch fetches nothing (it re-registered, or the epoch is new) and must be started.
+     */
+    private boolean necessary(GroupState g, Assignment target, List<Member> live) {
+        if (g.owners.isEmpty()) {
+            return target.size() > 0 || live.stream().anyMatch(m -> m.startedGeneration != g.generation); // 3.1
+        }
+        for (TopicPartition tp : target.owners().keySet()) {
+            if (!g.owners.containsKey(tp)) {
+                return true; // 3.2
+            }
+        }
+        for (TopicPartition tp : g.owners.keySet()) {
+            if (!topics.getOrDefault(tp.topic(), List.of()).contains(tp.partition())) {
+                return true; // 3.3
+            }
+        }
+        if (!target.owners().equals(g.owners)) {
+            return true; // 3.4
+        }
+        return live.stream().anyMatch(m -> m.startedGeneration != g.generation); // 3.6, else 3.5
+    }
+
+    /** Seed step 2: the assignment over the members that can take part. */
+    private Assignment assign(GroupState g, Collection<Member> participants) {
+        Map<String, Map<String, Integer>> streams = new TreeMap<>();
+        for (Member m : participants) {
+            streams.put(m.consumerId, Subscriptions.streamsByTopic(m.registration.subscription(), topics.keySet()));
+        }
+        Map<String, List<PartitionId>> partitions = new TreeMap<>();
+        streams.values().forEach(s -> s.keySet().forEach(t -> {
+            List<PartitionId> ps = topics.get(t);
+            if (ps != null) {
+                partitions.put(t, ps);
+            }
+        }));
+        Map<TopicPartition, StreamId> current = new TreeMap<>(g.owners);
+        AssignmentInput input = AssignmentInput.fromSubscriptions(partitions, streams, current);
+        Assignment assignment = Assignors.find(g.assignor).orElseGet(Assignors::defaultAssignor).assign(input);
+        emit(new CoordinatorEffect.Assigned(g.id, input, assignment));
+        return assignment;
+    }
+
+    private void onStopAnswered(GroupState g, Member m, long requestId, StopResponse stop) {
+        Run run = g.run;
+        if (run == null || run.phase != Run.Phase.STOPPING || !run.awaiting.containsKey(requestId)) {
+            return;
+        }
+        if (stop.errorCode() != ErrorCode.NONE) {
+            return; // not stopped; the barrier deadline retries or fails it
+        }
+        run.awaiting.remove(requestId);
+        run.stopped.add(m.consumerId);
+        m.barrierMisses = 0;
+        if (stop.offsets() != null && m.startedGeneration == run.endingGeneration) {
+            acceptOffsets(g, m, stop.offsets());
+        }
+        advanceRun(g);
+    }
+
+    private void onStartAnswered(GroupState g, Member m, long requestId, int generation, StartResponse start) {
+        Run run = g.run;
+        if (run == null || run.phase != Run.Phase.STARTING || !run.awaiting.containsKey(requestId)) {
+            return;
+        }
+        if (start.errorCode() != ErrorCode.NONE) {
+            emit(new Notice("group '" + g.id + "': consumer '" + m.consumerId + "' refused Start(" + generation
+                    + "): " + start.errorCode()));
+            endRun(g, false);
+            return;
+        }
+        run.awaiting.remove(requestId);
+        m.startedGeneration = generation;
+        advanceRun(g);
+    }
+
+    /** Moves the run on as far as it can go now. */
+    private void advanceRun(GroupState g) {
+        Run run = g.run;
+        if (run == null) {
+            return;
+        }
+        if (run.phase == Run.Phase.STOPPING && run.awaiting.isEmpty()) {
+            run.phase = Run.Phase.LEASES;
+        }
+        if (run.phase == Run.Phase.LEASES) {
+            g.fencedUntil.values().removeIf(until -> until <= now);
+            if (!g.fencedUntil.isEmpty()) {
+                emit(new SetTimer(new CoordinatorTimer.Barrier(g.id), g.fencedUntilMax()));
+                return;
+            }
+            writeOwners(g, run);
+        }
+        if (run.phase == Run.Phase.STARTING && run.awaiting.isEmpty()) {
+            endRun(g, true);
+        }
+    }
+
+    /** Seed step 4 between Stop and Start: one fenced multi with owners, generation and the Stop offsets. */
+    private void writeOwners(GroupState g, Run run) {
+        run.phase = Run.Phase.WRITING;
+        emit(new CancelTimer(new CoordinatorTimer.Barrier(g.id)));
+        List<Member> participants = run.participants.stream().map(g.members::get)
+                .filter(m -> m != null && m.connected()).toList();
+        run.target = assign(g, participants);
+        g.queue(new ZkOp.PutGroup(g.id, run.newGeneration(), g.assignor));
+        for (TopicPartition tp : g.owners.keySet()) {
+            if (run.target.ownerOf(tp).isEmpty()) {
+                g.queue(new ZkOp.DeleteOwner(g.id, tp));
+            }
+        }
+        run.target.owners().forEach((tp, stream) -> g.queue(new ZkOp.PutOwner(g.id, tp, stream, run.newGeneration())));
+        afterWrite(g, (ok, nowMs) -> {
+            if (g.run != run) {
+                return;
+            }
+            if (ok) {
+                sendStarts(g, run);
+            } else {
+                endRun(g, false);
+            }
+        });
+    }
+
+    /** Seed 4.2–4.3: Start(g+1) to every participant with its share and offsets; wait for every answer. */
+    private void sendStarts(GroupState g, Run run) {
+        run.phase = Run.Phase.STARTING;
+        if (!canCommand()) {
+            endRun(g, false); // retried with backoff once commanding is possible again
+            return;
+        }
+        SortedMap<String, SortedMap<TopicPartition, StreamId>> byConsumer = run.target.byConsumer();
+        for (String consumerId : run.participants) {
+            Member m = g.members.get(consumerId);
+            if (m == null || !m.connected()) {
+                continue;
+            }
+            List<PartitionAssignment> assigned = new ArrayList<>();
+            byConsumer.getOrDefault(consumerId, new TreeMap<>()).forEach((tp, stream) -> assigned.add(
+                    new PartitionAssignment(tp.topic(), tp.partition().toString(),
+                            g.offsets.getOrDefault(tp, OFFSET_NONE), stream.n())));
+            StartRequest start = new StartRequest(epoch, run.newGeneration(), assigned);
+            run.awaiting.put(send(g, m, start, run.newGeneration()), consumerId);
+        }
+        emit(new SetTimer(new CoordinatorTimer.Barrier(g.id), now + config.startTimeoutMs()));
+        advanceRun(g);
+    }
+
+    /** The barrier timer: a Stop round is over, the fenced leases are, or the Start round timed out. */
+    private void onBarrierTimer(GroupState g) {
+        Run run = g.run;
+        if (run == null) {
+            return;
+        }
+        switch (run.phase) {
+            case STOPPING -> stopRoundOver(g, run);
+            case LEASES -> advanceRun(g);
+            case STARTING -> endRun(g, false); // seed step 5: the wait timed out
+            case WRITING -> { }
+        }
+    }
+
+    /** Members that missed the Stop round: ask again, or declare them failed after barrierMissesMax rounds (D8). */
+    private void stopRoundOver(GroupState g, Run run) {
+        if (!canCommand()) {
+            emit(new SetTimer(new CoordinatorTimer.Barrier(g.id), now + config.stopTimeoutMs()));
+            return; // not their fault; try again when we may command
+        }
+        for (Map.Entry<Long, String> e : new ArrayList<>(run.awaiting.entrySet())) {
+            run.awaiting.remove(e.getKey());
+            requests.remove(e.getKey());
+            Member m = g.members.get(e.getValue());
+            if (m == null) {
+                continue;
+            }
+            if (++m.barrierMisses >= config.barrierMissesMax()) {
+                removeMember(g, m, "missed " + m.barrierMisses + " Stop rounds");
+                if (g.run != run) {
+                    return;
+                }
+            } else if (m.connected()) {
+                run.awaiting.put(send(g, m, new StopRequest(epoch, run.endingGeneration), run.endingGeneration), m.consumerId);
+            }
+        }
+        emit(new SetTimer(new CoordinatorTimer.Barrier(g.id), now + config.backoffMs(1 + maxMisses(g, run)) + config.stopTimeoutMs()));
+        advanceRun(g);
+    }
+
+    private static int maxMisses(GroupState g, Run run) {
+        return run.participants.stream().map(g.members::get).filter(m -> m != null)
+                .mapToInt(m -> m.barrierMisses).max().orElse(0);
+    }
+
+    /** Seed step 5 with D8: a failed run is retried with backoff; a dirty run is queued again. */
+    private void endRun(GroupState g, boolean ok) {
+        Run run = g.run;
+        g.run = null;
+        if (run != null) {
+            run.awaiting.keySet().forEach(requests::remove);
+            emit(new CancelTimer(new CoordinatorTimer.Barrier(g.id)));
+        }
+        if (ok) {
+            g.failedRuns = 0;
+            g.trigger = g.trigger.transitionTo(g.trigger == TriggerState.RUNNING_DIRTY ? TriggerState.QUEUED : TriggerState.IDLE);
+            drain(g);
+            return;
+        }
+        g.failedRuns++;
+        g.trigger = g.trigger.transitionTo(TriggerState.IDLE);
+        emit(new SetTimer(new CoordinatorTimer.RetryRebalance(g.id), now + config.backoffMs(g.failedRuns)));
+    }
+
+    // ================================================================== writes
+
+    /** Runs {@code callback} once everything queued for the group so far has committed (or definitely failed). */
+    private void afterWrite(GroupState g, GroupState.Callback callback) {
+        g.queuedCallbacks.add(callback);
+        flush(g);
+    }
+
+    /** Sends the queued ops of the group as one fenced multi, unless one is in flight. */
+    private void flush(GroupState g) {
+        if (g.inFlight != null || (g.queued.isEmpty() && g.queuedCallbacks.isEmpty())) {
+            return;
+        }
+        if (g.queued.isEmpty()) {
+            List<GroupState.Callback> callbacks = new ArrayList<>(g.queuedCallbacks);
+            g.queuedCallbacks.clear();
+            callbacks.forEach(c -> c.done(true, now)); // nothing to write: already durable
+            return;
+        }
+        GroupState.Write w = new GroupState.Write(nextWriteId++, new ArrayList<>(g.queued.values()),
+                new ArrayList<>(g.queuedCallbacks));
+        g.queued.clear();
+        g.queuedCallbacks.clear();
+        g.inFlight = w;
+        writes.put(w.writeId, g);
+        emitWrite(w);
+    }
+
+    private void emitWrite(GroupState.Write w) {
+        emit(new CoordinatorEffect.Write(w.writeId, epoch, !defects.contains(Defect.NO_FENCING), w.ops));
+    }
+
+    private void onWriteFinished(long writeId, boolean ok) {
+        GroupState g = writes.remove(writeId);
+        if (g == null || g.inFlight == null || g.inFlight.writeId != writeId) {
+            return;
+        }
+        GroupState.Write w = g.inFlight;
+        g.inFlight = null;
+        if (ok) {
+            applyToMirror(g, w.ops);
+        }
+        w.callbacks.forEach(c -> c.done(ok, now));
+        if (g == handoverPipeline) {
+            return;
+        }
+        flush(g);
+    }
+
+    private void onWriteFailed(ZkWriteFailed failed) {
+        GroupState g = writes.get(failed.writeId());
+        if (g == null) {
+            return;
+        }
+        if (failed.unknownOutcome()) {
+            // A connection loss: the multi may or may not have been applied. Re-send it as it was (idempotent)
+            // before anything later of the group, once the connection is back.
+            writes.remove(failed.writeId());
+            writesToRetry.add(g);
+            emit(new SetTimer(new CoordinatorTimer.ZkRetry(), now + config.zkRetryMs()));
+            return;
+        }
+        emit(new Notice("group '" + g.id + "': write " + failed.writeId() + " refused: " + failed.reason()));
+        onWriteFinished(failed.writeId(), false);
+        if (g != handoverPipeline) {
+            read(new ZkRead.Group(g.id)); // learn what the tree really holds
+        }
+    }
+
+    /** The mirror changes only once the write committed. */
+    private static void applyToMirror(GroupState g, List<ZkOp> ops) {
+        for (ZkOp op : ops) {
+            if (op instanceof ZkOp.PutGroup p) {
+                g.generation = p.generation();
+            } else if (op instanceof ZkOp.PutOwner p) {
+                g.owners.put(p.partition(), p.owner());
+            } else if (op instanceof ZkOp.DeleteOwner p) {
+                g.owners.remove(p.partition());
+            } else if (op instanceof ZkOp.PutOffset p) {
+                g.offsets.merge(p.partition(), p.offset(), Math::max);
+            }
+        }
+    }
+
+    // ================================================================== graceful handover
+
+    /** DESIGN §5: stop every group (acknowledged, or its lease over), record the handover, resign. */
+    private void beginHandover() {
+        if (role != Role.ACTIVE && role != Role.LEASE_WAIT && role != Role.LOADING) {
+            reset(null);
+            role = Role.CLOSED;
+            emit(new CoordinatorEffect.Resign(false));
+            emit(new CoordinatorEffect.HandedOver(epoch));
+            return;
+        }
+        role = Role.HANDING_OVER;
+        long deadline = now;
+        for (GroupState g : groups.values()) {
+            if (g.run != null) {
+                g.run.awaiting.keySet().forEach(requests::remove);
+                g.run = null;
+                emit(new CancelTimer(new CoordinatorTimer.Barrier(g.id)));
+            }
+            deadline = Math.max(deadline, g.fencedUntilMax());
+            for (Member m : g.members.values()) {
+                emit(new CancelTimer(new CoordinatorTimer.PingDue(g.id, m.consumerId)));
+                if (m.grantSentMs != Member.NEVER) {
+                    deadline = Math.max(deadline, config.leaseSurelyOverMs(m.grantSentMs, m.registration.leaseMs()));
+                }
+                if (m.connected() && canCommand()) {
+                    long id = send(g, m, new StopRequest(epoch, g.generation), g.generation);
+                    handoverAwaiting.put(id, new String[] {g.id, m.consumerId});
+                }
+            }
+        }
+        emit(new SetTimer(new CoordinatorTimer.HandoverDeadline(), deadline));
+        maybeHandOver(false);
+    }
+
+    private void onHandoverStopped(long requestId, Pending p, Response response) {
+        if (handoverAwaiting.remove(requestId) == null || !(response instanceof StopResponse stop)) {
+            return;
+        }
+        GroupState g = groups.get(p.group());
+        Member m = g == null ? null : g.members.get(p.consumerId());
+        if (stop.errorCode() != ErrorCode.NONE) {
+            handoverAwaiting.put(requestId, new String[] {p.group(), p.consumerId()}); // wait out its lease instead
+            return;
+        }
+        if (m != null && stop.offsets() != null && m.startedGeneration == g.generation) {
+            acceptOffsets(g, m, stop.offsets());
+            flush(g);
+        }
+        maybeHandOver(false);
+    }
+
+    private void maybeHandOver(boolean deadlinePassed) {
+        if (role != Role.HANDING_OVER || handoverPipeline.inFlight != null
+                || !(deadlinePassed || handoverAwaiting.isEmpty())) {
+            return;
+        }
+        handoverAwaiting.clear();
+        emit(new CancelTimer(new CoordinatorTimer.HandoverDeadline()));
+        handoverPipeline.queue(new ZkOp.PutHandover(epoch));
+        int ourEpoch = epoch;
+        afterWrite(handoverPipeline, (ok, nowMs) -> {
+            reset(null);
+            role = Role.CLOSED;
+            emit(new CoordinatorEffect.Resign(false));
+            emit(new CoordinatorEffect.HandedOver(ourEpoch));
+        });
+    }
+
+    // ================================================================== timers
+
+    private void onTimer(CoordinatorTimer timer) {
+        if (timer instanceof CoordinatorTimer.KeepAlive) {
+            if (isCoordinator()) {
+                emit(new CoordinatorEffect.KeepAlive());
+                emit(new SetTimer(timer, now + config.keepAliveIntervalMs()));
+            }
+        } else if (timer instanceof CoordinatorTimer.LeaseWaitOver) {
+            onLeaseWaitOver();
+        } else if (timer instanceof CoordinatorTimer.PingDue due) {
+            GroupState g = groups.get(due.group());
+            Member m = g == null ? null : g.members.get(due.consumerId());
+            if (m != null) {
+                onPingDue(g, m);
+            }
+        } else if (timer instanceof CoordinatorTimer.Barrier barrier) {
+            GroupState g = groups.get(barrier.group());
+            if (g != null) {
+                onBarrierTimer(g);
+            }
+        } else if (timer instanceof CoordinatorTimer.RetryRebalance retry) {
+            GroupState g = groups.get(retry.group());
+            if (g != null && role == Role.ACTIVE) {
+                requestRebalance(g);
+            }
+        } else if (timer instanceof CoordinatorTimer.ZkRetry) {
+            if (zkConnected) {
+                retryZk();
+            } else if (isCoordinator()) {
+                emit(new SetTimer(timer, now + config.zkRetryMs()));
+            }
+        } else if (timer instanceof CoordinatorTimer.HandoverDeadline) {
+            maybeHandOver(true);
+        }
+    }
+
+    // ================================================================== sending
+
+    /** Sends a command; it renews the member's lease when it leaves (Ping, Start) — Stop does not. */
+    private long send(GroupState g, Member m, Request request, int generation) {
+        long id = nextRequestId++;
+        if (!m.connected() || !canCommand()) {
+            return id; // never leaves: counts as unanswered
+        }
+        requests.put(id, new Pending(g.id, m.consumerId, request.apiKey(), generation));
+        if (!(request instanceof StopRequest)) {
+            m.grantSentMs = now;
+        }
+        emit(new SendRequest(m.connectionId, id, request));
+        return id;
+    }
+
+    private void grantAndRespond(Member m, long connectionId, int correlationId, Response response) {
+        m.grantSentMs = now;
+        respond(connectionId, correlationId, response);
+    }
+
+    private void respond(long connectionId, int correlationId, Response response) {
+        emit(new Respond(connectionId, correlationId, response));
+    }
+
+    private void emit(CoordinatorEffect effect) {
+        out.add(effect);
+    }
+
+    private static List<PartitionId> sorted(Collection<PartitionId> partitions) {
+        return partitions.stream().sorted().distinct().toList();
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new TreeSet<>(a);
+        all.addAll(b);
+        return all;
+    }
+}

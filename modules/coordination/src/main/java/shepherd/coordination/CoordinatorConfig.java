@@ -1,0 +1,104 @@
+package shepherd.coordination;
+
+/**
+ * The coordinator's timing and limits. Every figure of DESIGN §5's safety arithmetic is here, named with its unit:
+ * the session timeout, the clock drift bound ρ (in parts per million), the maximum one-way delay {@code D} of a
+ * delivered message and the safety margin. The core never reads a clock; these only turn {@code nowMs} into
+ * deadlines.
+ *
+ * @param brokerId                   this broker's id (answers Consult, fills {@code coordinator_id})
+ * @param sessionTimeoutMs           the ZooKeeper session timeout the broker negotiated
+ * @param clockDriftPpm              ρ × 10⁶: how much faster or slower any clock may run than real time
+ * @param messageDelayMaxMs          D: the longest one-way delay of a message that is delivered at all
+ * @param safetyMarginMs             added to every lease deadline the coordinator waits out
+ * @param stopTimeoutMs              how long the barrier waits for StopResponses before it retries
+ * @param startTimeoutMs             how long a run waits for StartResponses before it ends with {@code false}
+ * @param barrierMissesMax           Stop rounds a member may miss before it is declared failed (D8)
+ * @param retryBackoffInitialMs      first delay before a failed run is retried; doubles per failure (D8)
+ * @param retryBackoffMaxMs          the longest such delay
+ * @param handoverGraceMs            after a clean handover: how long recorded members have to re-register
+ * @param zkRetryMs                  delay before a failed ZooKeeper read or unknown-outcome write is retried
+ */
+public record CoordinatorConfig(
+        int brokerId,
+        long sessionTimeoutMs,
+        long clockDriftPpm,
+        long messageDelayMaxMs,
+        long safetyMarginMs,
+        long stopTimeoutMs,
+        long startTimeoutMs,
+        int barrierMissesMax,
+        long retryBackoffInitialMs,
+        long retryBackoffMaxMs,
+        long handoverGraceMs,
+        long zkRetryMs) {
+
+    public static final long CLOCK_DRIFT_PPM_MAX = 100_000; // 10 %: beyond that the arithmetic means nothing
+
+    public CoordinatorConfig {
+        requireAtLeast("brokerId", brokerId, 0);
+        requireAtLeast("sessionTimeoutMs", sessionTimeoutMs, 1);
+        requireAtLeast("clockDriftPpm", clockDriftPpm, 0);
+        if (clockDriftPpm > CLOCK_DRIFT_PPM_MAX) {
+            throw new IllegalArgumentException("clockDriftPpm must be at most " + CLOCK_DRIFT_PPM_MAX + ", got " + clockDriftPpm);
+        }
+        requireAtLeast("messageDelayMaxMs", messageDelayMaxMs, 0);
+        requireAtLeast("safetyMarginMs", safetyMarginMs, 0);
+        requireAtLeast("stopTimeoutMs", stopTimeoutMs, 1);
+        requireAtLeast("startTimeoutMs", startTimeoutMs, 1);
+        requireAtLeast("barrierMissesMax", barrierMissesMax, 1);
+        requireAtLeast("retryBackoffInitialMs", retryBackoffInitialMs, 1);
+        requireAtLeast("retryBackoffMaxMs", retryBackoffMaxMs, retryBackoffInitialMs);
+        requireAtLeast("handoverGraceMs", handoverGraceMs, 0);
+        requireAtLeast("zkRetryMs", zkRetryMs, 1);
+    }
+
+    /** Defaults for a broker with the given id and ZooKeeper session timeout. */
+    public static CoordinatorConfig defaults(int brokerId, long sessionTimeoutMs) {
+        return new CoordinatorConfig(brokerId, sessionTimeoutMs, 1_000, 500, 100, 2_000, 5_000, 3, 100, 10_000,
+                1_000, 200);
+    }
+
+    /**
+     * The latest instant a consumer may still fetch on a lease whose last grant (Ping, Start or RegisterResponse) we
+     * sent at {@code grantSentMs}: it arrived within D, and the consumer's clock may run slow by ρ, so its lease
+     * {@code L} lasts at most {@code L × (1 + ρ)} of real time (DESIGN §5, failure of a member).
+     */
+    public long leaseSurelyOverMs(long grantSentMs, long leaseMs) {
+        return grantSentMs + messageDelayMaxMs + stretched(leaseMs) + safetyMarginMs;
+    }
+
+    /**
+     * Commanding needs a live session: ZooKeeper expires us no earlier than {@code sessionTimeout} after the last
+     * request it answered, measured by our clock that may run fast by ρ.
+     */
+    public long commandableUntilMs(long lastZkAckSentMs) {
+        return lastZkAckSentMs + shrunk(sessionTimeoutMs) - safetyMarginMs;
+    }
+
+    public long keepAliveIntervalMs() {
+        return Math.max(1, sessionTimeoutMs / 3);
+    }
+
+    public long backoffMs(int failures) {
+        long delay = retryBackoffInitialMs;
+        for (int i = 1; i < failures && delay < retryBackoffMaxMs; i++) {
+            delay *= 2;
+        }
+        return Math.min(delay, retryBackoffMaxMs);
+    }
+
+    private long stretched(long ms) {
+        return ms + Math.multiplyExact(ms, clockDriftPpm) / 1_000_000 + 1;
+    }
+
+    private long shrunk(long ms) {
+        return ms - Math.multiplyExact(ms, clockDriftPpm) / 1_000_000 - 1;
+    }
+
+    private static void requireAtLeast(String name, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(name + " must be at least " + min + ", got " + value);
+        }
+    }
+}

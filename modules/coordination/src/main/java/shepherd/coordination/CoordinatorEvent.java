@@ -1,0 +1,163 @@
+package shepherd.coordination;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import shepherd.coordination.assign.PartitionId;
+import shepherd.protocol.BrokerInfo;
+import shepherd.protocol.Request;
+import shepherd.protocol.Response;
+
+/**
+ * What the runtime tells the coordinator core: ZooKeeper session events, election outcomes, read and write
+ * results, watch firings (the seed's four listeners), consumer traffic and timer firings. Events that answer a
+ * ZooKeeper request carry {@code sentAtMs}, the time the runtime issued it: the newest such time bounds how long our
+ * session surely lives (DESIGN §5, commanding needs a live session).
+ */
+public sealed interface CoordinatorEvent {
+
+    /** Answers of ZooKeeper; {@code sentAtMs} is when the request left. */
+    sealed interface ZkAnswer extends CoordinatorEvent {
+        long sentAtMs();
+    }
+
+    // ------------------------------------------------------------------ session and election
+
+    /** The broker starts: run for election (seed coordinatorStartup, before step 1). */
+    record Boot() implements CoordinatorEvent {}
+
+    /** The ZooKeeper connection is lost; the session may still live. Stop commanding at once. */
+    record ZkDisconnected() implements CoordinatorEvent {}
+
+    /** The ZooKeeper connection is back with the same session. Resume, without a reset. */
+    record ZkSyncConnected(long sentAtMs) implements ZkAnswer {}
+
+    /** The session expired: seed handleNewSession — full reset, re-arm everything, run for election again. */
+    record ZkExpired() implements CoordinatorEvent {}
+
+    /**
+     * We hold {@code /consumers/coordinator} and bumped {@code /consumers/epoch} to {@code epoch} in the same multi;
+     * {@code previousHandedOver} says whether the previous epoch recorded a clean handover.
+     */
+    record ElectionWon(int epoch, boolean previousHandedOver, long sentAtMs) implements ZkAnswer {}
+
+    /** Another broker is coordinator (for Consult answers); the adapter keeps watching and retries by itself. */
+    record LeaderObserved(int brokerId, int epoch) implements CoordinatorEvent {}
+
+    /** The live brokers, from {@code /brokers/ids} (for Consult answers). */
+    record BrokersChanged(List<BrokerInfo> brokers) implements CoordinatorEvent {
+        public BrokersChanged {
+            brokers = List.copyOf(brokers);
+        }
+    }
+
+    /** A keep-alive read came back. */
+    record ZkSynced(long sentAtMs) implements ZkAnswer {}
+
+    // ------------------------------------------------------------------ reads and watches
+
+    /** Result of {@link ZkRead.Topics}: every topic with its partitions. */
+    record TopicsRead(Map<String, List<PartitionId>> partitionsByTopic, long sentAtMs) implements ZkAnswer {
+        public TopicsRead {
+            partitionsByTopic = Map.copyOf(partitionsByTopic);
+        }
+    }
+
+    /** Result of {@link ZkRead.Topic}; an empty list when the topic is gone. */
+    record TopicRead(String topic, List<PartitionId> partitions, long sentAtMs) implements ZkAnswer {
+        public TopicRead {
+            Objects.requireNonNull(topic, "topic");
+            partitions = List.copyOf(partitions);
+        }
+    }
+
+    /** Result of {@link ZkRead.Groups}. */
+    record GroupsRead(List<String> groups, long sentAtMs) implements ZkAnswer {
+        public GroupsRead {
+            groups = List.copyOf(groups);
+        }
+    }
+
+    /** Result of {@link ZkRead.Group}. */
+    record GroupRead(String group, GroupSnapshot snapshot, long sentAtMs) implements ZkAnswer {
+        public GroupRead {
+            Objects.requireNonNull(group, "group");
+            Objects.requireNonNull(snapshot, "snapshot");
+        }
+    }
+
+    /** A read failed (connection loss, session gone); the core retries it later if it still matters. */
+    record ZkReadFailed(ZkRead read, String reason) implements CoordinatorEvent {
+        public ZkReadFailed {
+            Objects.requireNonNull(read, "read");
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    /** Seed TopicChangeListener: the children of {@code /brokers/topics} changed. */
+    record TopicChange() implements CoordinatorEvent {}
+
+    /** Seed TopicPartitionChangeListener: the partitions of {@code topic} changed. */
+    record TopicPartitionChange(String topic) implements CoordinatorEvent {
+        public TopicPartitionChange {
+            Objects.requireNonNull(topic, "topic");
+        }
+    }
+
+    /** Seed GroupChangeListener: the children of {@code /consumers/groups} changed. */
+    record GroupChange() implements CoordinatorEvent {}
+
+    /** Seed GroupMemberChangeListener: the children of {@code /consumers/groups/[g]/ids} changed. */
+    record GroupMemberChange(String group) implements CoordinatorEvent {
+        public GroupMemberChange {
+            Objects.requireNonNull(group, "group");
+        }
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /** The fenced multi {@code writeId} committed. */
+    record ZkWriteDone(long writeId, long sentAtMs) implements ZkAnswer {}
+
+    /** The multi failed its {@code check(/consumers/epoch, epoch)}: we are no longer coordinator. */
+    record ZkWriteFenced(long writeId, long sentAtMs) implements ZkAnswer {}
+
+    /**
+     * The multi's outcome is unknown (connection loss: it may have been applied) or it was refused for another
+     * reason ({@code unknownOutcome == false}).
+     */
+    record ZkWriteFailed(long writeId, boolean unknownOutcome, String reason) implements CoordinatorEvent {
+        public ZkWriteFailed {
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    // ------------------------------------------------------------------ consumers
+
+    /** A consumer sent a request on connection {@code connectionId}. */
+    record RequestReceived(long connectionId, int correlationId, Request request) implements CoordinatorEvent {
+        public RequestReceived {
+            Objects.requireNonNull(request, "request");
+        }
+    }
+
+    /** A consumer answered the request {@code requestId} we sent with {@link CoordinatorEffect.SendRequest}. */
+    record ResponseReceived(long connectionId, long requestId, Response response) implements CoordinatorEvent {
+        public ResponseReceived {
+            Objects.requireNonNull(response, "response");
+        }
+    }
+
+    /** A connection closed (either side, or cut). */
+    record ConnectionClosed(long connectionId) implements CoordinatorEvent {}
+
+    /** A timer set with {@link CoordinatorEffect.SetTimer} reached its deadline. */
+    record TimerFired(CoordinatorTimer timer) implements CoordinatorEvent {
+        public TimerFired {
+            Objects.requireNonNull(timer, "timer");
+        }
+    }
+
+    /** Graceful shutdown asked for: hand over (DESIGN §5). */
+    record HandoverRequested() implements CoordinatorEvent {}
+}

@@ -1,0 +1,87 @@
+package shepherd.coordination;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import shepherd.coordination.assign.StreamId;
+import shepherd.coordination.assign.TopicPartition;
+
+/**
+ * One group as the coordinator holds it: members, the mirror of its ZooKeeper subtree (only ever changed when a
+ * write of ours commits), its trigger, its run and its write pipeline.
+ *
+ * <p>Writes of one group go out one at a time: a write whose outcome is unknown is retried as it was before any
+ * later one leaves, so an older offset can never overwrite a newer one (FencedWrites, never backwards).
+ */
+final class GroupState {
+    /** A write and what to do once it commits ({@code ok}) or definitely fails. */
+    interface Callback {
+        void done(boolean ok, long nowMs);
+    }
+
+    static final class Write {
+        final long writeId;
+        final List<ZkOp> ops;
+        final List<Callback> callbacks;
+
+        Write(long writeId, List<ZkOp> ops, List<Callback> callbacks) {
+            this.writeId = writeId;
+            this.ops = ops;
+            this.callbacks = callbacks;
+        }
+    }
+
+    final String id;
+    String assignor;
+    int generation;
+    final TreeMap<String, Member> members = new TreeMap<>();
+    TreeMap<TopicPartition, StreamId> owners = new TreeMap<>();
+    final TreeMap<TopicPartition, Long> offsets = new TreeMap<>();
+    /** Consumers we can no longer command whose lease may still run: consumer id → when it is surely over. */
+    final TreeMap<String, Long> fencedUntil = new TreeMap<>();
+    TriggerState trigger = TriggerState.IDLE;
+    Run run;
+    int failedRuns;
+
+    Write inFlight;
+    /** Ops waiting for the write in flight, compacted by the node they write. */
+    final Map<String, ZkOp> queued = new LinkedHashMap<>();
+    final List<Callback> queuedCallbacks = new ArrayList<>();
+
+    GroupState(String id, String assignor) {
+        this.id = id;
+        this.assignor = assignor;
+    }
+
+    void queue(ZkOp op) {
+        String key = key(op);
+        ZkOp previous = queued.remove(key);
+        if (op instanceof ZkOp.PutOffset put && previous instanceof ZkOp.PutOffset old && old.offset() > put.offset()) {
+            op = old; // two reports of one partition in one batch: the newer position wins
+        }
+        queued.put(key, op);
+    }
+
+    long fencedUntilMax() {
+        return fencedUntil.values().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
+    }
+
+    private static String key(ZkOp op) {
+        if (op instanceof ZkOp.PutRegistration p) {
+            return "ids/" + p.consumerId();
+        } else if (op instanceof ZkOp.DeleteRegistration p) {
+            return "ids/" + p.consumerId();
+        } else if (op instanceof ZkOp.PutOwner p) {
+            return "owners/" + p.partition();
+        } else if (op instanceof ZkOp.DeleteOwner p) {
+            return "owners/" + p.partition();
+        } else if (op instanceof ZkOp.PutOffset p) {
+            return "offsets/" + p.partition();
+        } else if (op instanceof ZkOp.PutGroup) {
+            return "group";
+        }
+        return "handover";
+    }
+}

@@ -1,0 +1,15 @@
+package shepherd.coordination.defect;
+
+/**
+ * Switches that put one of the seed's defects back into the coordinator, for negative controls only: the
+ * simulation must find the violation each one causes, which proves its checkers are not vacuous (CONVENTIONS 13).
+ * Exported to the test kit alone; a broker never constructs a coordinator with one.
+ */
+public enum Defect {
+    /** D2/D5: writes without {@code check(/consumers/epoch)}, and commands without a provably live session. */
+    NO_FENCING,
+    /** D4: hand out partitions right after election, without waiting out the previous epoch's leases. */
+    NO_LEASE_WAIT,
+    /** D1: the seed's {@code compareAndSet(false, true)}: a trigger during a run is dropped. */
+    DROP_TRIGGERS
+}
