@@ -11,7 +11,7 @@ module shepherd.consumer {
 
     // The deterministic simulation (DESIGN §2, testkit) drives the real session core, not a model of it, so its
     // safety checks say something about the code that runs. Qualified: applications never see the core.
-    exports shepherd.consumer.session to shepherd.testkit;
+    exports shepherd.consumer.session to shepherd.testkit, shepherd.simulation;
 
     // exports shepherd.consumer as soon as the package holds its first type (javac refuses an export of an empty package).
 }

@@ -6,5 +6,5 @@ module shepherd.testkit {
     requires transitive shepherd.coordination;
     requires transitive shepherd.consumer;
 
-    // exports shepherd.testkit as soon as the package holds its first type (javac refuses an export of an empty package).
+    exports shepherd.testkit;
 }

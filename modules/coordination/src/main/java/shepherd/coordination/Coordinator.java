@@ -705,6 +705,12 @@ public final class Coordinator {
      */
     private List<PartitionResult> acceptOffsets(GroupState g, Member m, List<PartitionOffset> offsets) {
         List<PartitionResult> results = new ArrayList<>(offsets.size());
+        if (g.run != null && g.run.phase != Run.Phase.STOPPING) {
+            // The owners of the next generation are being written or started: a report of the old generation that
+            // arrives now could land after them and be written for a partition its reporter no longer owns.
+            offsets.forEach(po -> results.add(new PartitionResult(po.topic(), po.partition(), ErrorCode.REBALANCE_IN_PROGRESS)));
+            return results;
+        }
         for (PartitionOffset po : offsets) {
             Optional<TopicPartition> tp = parse(po);
             StreamId owner = tp.map(g.owners::get).orElse(null);
