@@ -5,5 +5,5 @@
 module shepherd.simulation {
     requires shepherd.testkit;
 
-    // exports shepherd.simulation as soon as the package holds its first type (javac refuses an export of an empty package).
+    exports shepherd.simulation;
 }

@@ -371,7 +371,9 @@ public final class Coordinator {
         List<GroupState> retry = new ArrayList<>(writesToRetry);
         writesToRetry.clear();
         for (GroupState g : retry) {
-            if (g.inFlight != null) {
+            if (g.inFlight != null && g != handoverPipeline) {
+                read(new ZkRead.Group(g.id)); // resolve by reading back (DESIGN §4); see resolveUnknownWrite
+            } else if (g.inFlight != null) {
                 // Same ops again under a new id: idempotent, and nothing of this group was written after them.
                 GroupState.Write again = new GroupState.Write(nextWriteId++, g.inFlight.ops, g.inFlight.callbacks);
                 g.inFlight = again;
@@ -456,6 +458,10 @@ public final class Coordinator {
         }
         groupReadsPending.remove(name);
         GroupState known = groups.get(name);
+        if (known != null && known.resolving) {
+            resolveUnknownWrite(known, snapshot);
+            return;
+        }
         if (known != null) {
             requestRebalance(known); // a re-read after a member change: the necessity check decides
             return;
@@ -596,15 +602,14 @@ public final class Coordinator {
         GroupState group = g;
         Member member = m;
         afterWrite(g, (ok, nowMs) -> {
-            if (member.connectionId != connectionId || group.members.get(member.consumerId) != member) {
-                return; // replaced or gone meanwhile; that path answered
+            if (group.members.get(member.consumerId) != member) {
+                return; // removed meanwhile; that path answered
             }
-            if (!ok) {
-                respond(connectionId, correlationId, new RegisterResponse(ErrorCode.UNKNOWN, epoch, member.consumerId));
-                return;
+            if (member.connectionId == connectionId) {
+                grantAndRespond(member, connectionId, correlationId, new RegisterResponse(
+                        ok ? ErrorCode.NONE : ErrorCode.UNKNOWN, epoch, member.consumerId));
             }
-            grantAndRespond(member, connectionId, correlationId,
-                    new RegisterResponse(ErrorCode.NONE, epoch, member.consumerId));
+            // Even when its connection closed while the write was in flight: pings are what notice it is gone.
             emit(new SetTimer(new CoordinatorTimer.PingDue(group.id, member.consumerId),
                     now + member.registration.pingIntervalMs()));
             requestRebalance(group);
@@ -1182,6 +1187,7 @@ public final class Coordinator {
             // A connection loss: the multi may or may not have been applied. Re-send it as it was (idempotent)
             // before anything later of the group, once the connection is back.
             writes.remove(failed.writeId());
+            g.resolving = g != handoverPipeline;
             writesToRetry.add(g);
             emit(new SetTimer(new CoordinatorTimer.ZkRetry(), now + config.zkRetryMs()));
             return;
@@ -1191,6 +1197,55 @@ public final class Coordinator {
         if (g != handoverPipeline) {
             read(new ZkRead.Group(g.id)); // learn what the tree really holds
         }
+    }
+
+    /**
+     * A multi of ours whose answer was lost either committed whole or not at all. Only we write the group's subtree
+     * and only one write of the group is ever outstanding, so the tree shows which: if every op is already
+     * reflected, it committed (or was a no-op, which is as good); otherwise it did not, and it is sent again.
+     * Re-sending blindly would be wrong: the first attempt may have committed, and the group's owners may no longer
+     * be those the second attempt's offsets were reported under.
+     */
+    private void resolveUnknownWrite(GroupState g, GroupSnapshot snapshot) {
+        g.resolving = false;
+        GroupState.Write w = g.inFlight;
+        if (w == null) {
+            return;
+        }
+        if (reflected(snapshot, w.ops)) {
+            writes.put(w.writeId, g);
+            onWriteFinished(w.writeId, true);
+            return;
+        }
+        GroupState.Write again = new GroupState.Write(nextWriteId++, w.ops, w.callbacks);
+        g.inFlight = again;
+        writes.put(again.writeId, g);
+        emitWrite(again);
+    }
+
+    private static boolean reflected(GroupSnapshot s, List<ZkOp> ops) {
+        for (ZkOp op : ops) {
+            boolean ok;
+            if (op instanceof ZkOp.PutGroup p) {
+                ok = s.generation() == p.generation();
+            } else if (op instanceof ZkOp.PutRegistration p) {
+                ok = p.registration().equals(s.registrations().get(p.consumerId()));
+            } else if (op instanceof ZkOp.DeleteRegistration p) {
+                ok = !s.registrations().containsKey(p.consumerId());
+            } else if (op instanceof ZkOp.PutOwner p) {
+                ok = p.owner().equals(s.owners().get(p.partition()));
+            } else if (op instanceof ZkOp.DeleteOwner p) {
+                ok = !s.owners().containsKey(p.partition());
+            } else if (op instanceof ZkOp.PutOffset p) {
+                ok = Long.valueOf(p.offset()).equals(s.offsets().get(p.partition()));
+            } else {
+                ok = false;
+            }
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The mirror changes only once the write committed. */

@@ -46,6 +46,8 @@ final class GroupState {
     int failedRuns;
 
     Write inFlight;
+    /** The outcome of {@link #inFlight} is unknown; a read-back will tell. */
+    boolean resolving;
     /** Ops waiting for the write in flight, compacted by the node they write. */
     final Map<String, ZkOp> queued = new LinkedHashMap<>();
     final List<Callback> queuedCallbacks = new ArrayList<>();

@@ -30,7 +30,7 @@ public final class SimWorld {
     public record Timing(long zkDelayMaxMs, long netDelayMaxMs, long sessionTimeoutMs, long safetyMarginMs,
             long clockDriftPpm) {}
 
-    private static final int TRACE_LINES = 400;
+    private static final int TRACE_LINES = Integer.getInteger("shepherd.sim.traceLines", 400);
 
     private final long seed;
     private final Random random;
