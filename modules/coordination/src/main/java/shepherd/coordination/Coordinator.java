@@ -710,9 +710,10 @@ public final class Coordinator {
      */
     private List<PartitionResult> acceptOffsets(GroupState g, Member m, List<PartitionOffset> offsets) {
         List<PartitionResult> results = new ArrayList<>(offsets.size());
-        if (g.run != null && g.run.phase != Run.Phase.STOPPING) {
+        if (g.run != null && g.run.phase != Run.Phase.STOPPING || g.ownersChanging()) {
             // The owners of the next generation are being written or started: a report of the old generation that
-            // arrives now could land after them and be written for a partition its reporter no longer owns.
+            // arrives now could land after them and be written for a partition its reporter no longer owns. (The
+            // write can outlive its run: a handover aborts the run, not the multi already sent.)
             offsets.forEach(po -> results.add(new PartitionResult(po.topic(), po.partition(), ErrorCode.REBALANCE_IN_PROGRESS)));
             return results;
         }

@@ -60,20 +60,27 @@ public record CoordinatorConfig(
     }
 
     /**
-     * The latest instant a consumer may still fetch on a lease whose last grant (Ping, Start or RegisterResponse) we
-     * sent at {@code grantSentMs}: it arrived within D, and the consumer's clock may run slow by ρ, so its lease
-     * {@code L} lasts at most {@code L × (1 + ρ)} of real time (DESIGN §5, failure of a member).
+     * The instant, on our clock, after which a consumer surely no longer fetches on a lease whose last grant (Ping,
+     * Start or RegisterResponse) we sent at {@code grantSentMs} (DESIGN §5, failure of a member). In real time the
+     * grant arrived within D and the consumer's lease of L on its own clock, which may run slow by ρ, lasts at most
+     * {@code L / (1 − ρ)}; our clock may run fast by ρ, so that real span reads at most
+     * {@code (D + L / (1 − ρ)) × (1 + ρ)} on it. (DESIGN's {@code L × (1 + ρ)} is the same bound when ρ limits the
+     * drift of one clock against another; with ρ per clock against real time, as here, both factors are needed.)
      */
     public long leaseSurelyOverMs(long grantSentMs, long leaseMs) {
-        return grantSentMs + messageDelayMaxMs + stretched(leaseMs) + safetyMarginMs;
+        double rho = clockDriftPpm / 1e6;
+        double realMs = messageDelayMaxMs + leaseMs / (1 - rho);
+        return grantSentMs + (long) Math.ceil(realMs * (1 + rho)) + safetyMarginMs;
     }
 
     /**
      * Commanding needs a live session: ZooKeeper expires us no earlier than {@code sessionTimeout} after the last
-     * request it answered, measured by our clock that may run fast by ρ.
+     * request it answered, on its clock, which may run fast by ρ ({@code T / (1 + ρ)} real); our clock may run slow
+     * by ρ, so that reads {@code T × (1 − ρ) / (1 + ρ)} on ours.
      */
     public long commandableUntilMs(long lastZkAckSentMs) {
-        return lastZkAckSentMs + shrunk(sessionTimeoutMs) - safetyMarginMs;
+        double rho = clockDriftPpm / 1e6;
+        return lastZkAckSentMs + (long) Math.floor(sessionTimeoutMs * (1 - rho) / (1 + rho)) - safetyMarginMs;
     }
 
     public long keepAliveIntervalMs() {
@@ -86,14 +93,6 @@ public record CoordinatorConfig(
             delay *= 2;
         }
         return Math.min(delay, retryBackoffMaxMs);
-    }
-
-    private long stretched(long ms) {
-        return ms + Math.multiplyExact(ms, clockDriftPpm) / 1_000_000 + 1;
-    }
-
-    private long shrunk(long ms) {
-        return ms - Math.multiplyExact(ms, clockDriftPpm) / 1_000_000 - 1;
     }
 
     private static void requireAtLeast(String name, long value, long min) {

@@ -66,6 +66,16 @@ final class GroupState {
         queued.put(key, op);
     }
 
+    /** An owners change is queued or in flight: the mirror's owners may be about to be replaced. */
+    boolean ownersChanging() {
+        return inFlight != null && inFlight.ops.stream().anyMatch(GroupState::isOwnerOp)
+                || queued.values().stream().anyMatch(GroupState::isOwnerOp);
+    }
+
+    private static boolean isOwnerOp(ZkOp op) {
+        return op instanceof ZkOp.PutOwner || op instanceof ZkOp.DeleteOwner;
+    }
+
     long fencedUntilMax() {
         return fencedUntil.values().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
     }

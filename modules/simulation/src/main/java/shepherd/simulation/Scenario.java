@@ -40,7 +40,8 @@ public record Scenario(
         long zkDelay = 1 + random.nextInt(8);
         long netDelay = 1 + random.nextInt(8);
         long session = List.of(150L, 300L, 600L).get(random.nextInt(3));
-        SimWorld.Timing timing = new SimWorld.Timing(zkDelay, netDelay, session, 5, 0);
+        long driftPpm = List.of(0L, 10_000L, 50_000L).get(random.nextInt(3));
+        SimWorld.Timing timing = new SimWorld.Timing(zkDelay, netDelay, session, 5, driftPpm);
         List<BrokerInfo> bootstrap = new ArrayList<>();
         for (int id = 1; id <= brokers; id++) {
             bootstrap.add(new BrokerInfo(id, "broker-" + id, 9092, "sim"));

@@ -59,7 +59,7 @@ public final class SimBroker {
 
     public SimBroker(Scheduler scheduler, SimNetwork network, SimZooKeeper zk, InvariantChecker checker,
             Consumer<String> trace, CoordinatorConfig config, Set<Defect> defects, int incarnation,
-            long zkDelayMaxMs, Map<Long, String> sessionOwners) {
+            long zkDelayMaxMs, Map<Long, String> sessionOwners, double clockRate, long clockOffsetMs) {
         this.scheduler = scheduler;
         this.network = network;
         this.zk = zk;
@@ -68,7 +68,7 @@ public final class SimBroker {
         this.config = config;
         this.core = new Coordinator(config, defects.isEmpty() ? EnumSet.noneOf(Defect.class) : defects);
         this.incarnation = "broker-" + config.brokerId() + "#" + incarnation;
-        this.process = new SimProcess(scheduler, network, node(config.brokerId()));
+        this.process = new SimProcess(scheduler, network, node(config.brokerId()), clockRate, clockOffsetMs);
         this.zkDelayMaxMs = zkDelayMaxMs;
         this.sessionOwners = sessionOwners;
     }
@@ -139,7 +139,7 @@ public final class SimBroker {
         if (process.crashed() || handedOver) {
             return;
         }
-        List<CoordinatorEffect> effects = core.onEvent(event, scheduler.nowMs());
+        List<CoordinatorEffect> effects = core.onEvent(event, process.localNowMs());
         for (CoordinatorEffect effect : effects) {
             execute(effect);
         }
@@ -161,7 +161,7 @@ public final class SimBroker {
             SimZooKeeper.Client c = client;
             c.sync(res -> {
                 if (c == client && res.ok()) {
-                    post(new CoordinatorEvent.ZkSynced(res.sentAtMs()));
+                    post(new CoordinatorEvent.ZkSynced(process.localAt(res.sentAtMs())));
                 }
             });
         } else if (effect instanceof CoordinatorEffect.Write w) {
@@ -267,7 +267,7 @@ public final class SimBroker {
                     switch (event) {
                         case DISCONNECTED -> deliver(new CoordinatorEvent.ZkDisconnected());
                         case SYNC_CONNECTED -> deliver(new CoordinatorEvent.ZkSyncConnected(
-                                Math.max(0, scheduler.nowMs() - 2 * zkDelayMaxMs)));
+                                process.localAt(Math.max(0, scheduler.nowMs() - 2 * zkDelayMaxMs))));
                         case EXPIRED -> {
                             trace("ZooKeeper session expired");
                             connectZk(); // a new session for the new round (handleNewSession)
@@ -335,7 +335,7 @@ public final class SimBroker {
             int epoch = version + 1;
             trace("won election, epoch " + epoch + (handover ? " (clean handover before)" : ""));
             checker.electionWon(incarnation, epoch, scheduler.nowMs());
-            deliver(new CoordinatorEvent.ElectionWon(epoch, handover, res.sentAtMs()));
+            deliver(new CoordinatorEvent.ElectionWon(epoch, handover, process.localAt(res.sentAtMs())));
         } else if (res.code() == SimZkCode.NODE_EXISTS) {
             watchLeader(c);
         } else if (res.code() == SimZkCode.CONNECTION_LOSS) {
@@ -358,7 +358,7 @@ public final class SimBroker {
                     if (c == client && wantElection && epoch.ok()) {
                         wantElection = false;
                         checker.electionWon(incarnation, epoch.stat().version(), scheduler.nowMs());
-                        deliver(new CoordinatorEvent.ElectionWon(epoch.stat().version(), handover, node.sentAtMs()));
+                        deliver(new CoordinatorEvent.ElectionWon(epoch.stat().version(), handover, process.localAt(node.sentAtMs())));
                     } else if (c == client && wantElection) {
                         process.after(config.zkRetryMs(), () -> resolveLostElection(c, handover));
                     }
@@ -419,7 +419,7 @@ public final class SimBroker {
         private boolean failed;
         private final Runnable done;
         private final SimZooKeeper.Client c = client;
-        private final long sentAtMs = scheduler.nowMs();
+        private final long sentAtMs = process.localNowMs();
 
         Join(ZkRead read, Runnable done) {
             this.read = read;
@@ -559,10 +559,10 @@ public final class SimBroker {
                 return;
             }
             if (res.ok()) {
-                deliver(new CoordinatorEvent.ZkWriteDone(writeId, res.sentAtMs()));
+                deliver(new CoordinatorEvent.ZkWriteDone(writeId, process.localAt(res.sentAtMs())));
             } else if (w.fenced() && res.failedOpIndex() == 0
                     && (res.code() == SimZkCode.BAD_VERSION || res.code() == SimZkCode.NO_NODE)) {
-                deliver(new CoordinatorEvent.ZkWriteFenced(writeId, res.sentAtMs()));
+                deliver(new CoordinatorEvent.ZkWriteFenced(writeId, process.localAt(res.sentAtMs())));
             } else if (res.code() == SimZkCode.CONNECTION_LOSS || res.code() == SimZkCode.SESSION_EXPIRED) {
                 deliver(new CoordinatorEvent.ZkWriteFailed(writeId, true, res.code().toString()));
             } else {

@@ -54,7 +54,7 @@ public final class SimConsumer {
     private long observedDeadlineMs = Long.MIN_VALUE;
 
     public SimConsumer(Scheduler scheduler, SimNetwork network, InvariantChecker checker, Consumer<String> trace,
-            ConsumerSession core, SessionConfig config, int incarnation) {
+            ConsumerSession core, SessionConfig config, int incarnation, double clockRate, long clockOffsetMs) {
         this.scheduler = scheduler;
         this.network = network;
         this.checker = checker;
@@ -62,7 +62,7 @@ public final class SimConsumer {
         this.core = core;
         this.config = config;
         this.instance = config.consumerId() + "#" + incarnation;
-        this.process = new SimProcess(scheduler, network, "c:" + instance);
+        this.process = new SimProcess(scheduler, network, "c:" + instance, clockRate, clockOffsetMs);
         network.register(process.node(), end -> null); // consumers accept nothing; registered so a crash resets
     }
 
@@ -120,7 +120,7 @@ public final class SimConsumer {
             return;
         }
         SessionState before = state;
-        Step step = core.onEvent(state, event, scheduler.nowMs());
+        Step step = core.onEvent(state, event, process.localNowMs());
         state = step.next();
         observeCommand(before, event, step);
         for (SessionEffect effect : step.effects()) {
@@ -251,24 +251,26 @@ public final class SimConsumer {
 
     private void startFetchers(int generation, List<PartitionAssignment> assigned) {
         long now = scheduler.nowMs();
+        long local = process.localNowMs();
         fetching.clear();
         positions.clear();
         for (PartitionAssignment a : assigned) {
             long from = a.offset() < 0 ? 0 : a.offset();
             fetching.put(new PartitionOffset(a.topic(), a.partition(), from), from);
             checker.fetchStarted(instance, config.consumerId(), config.groupId(), a.topic(), a.partition(), now,
-                    state.leaseDeadlineMs());
+                    process.realAt(state.leaseDeadlineMs()));
         }
-        fetchingSinceMs = now;
+        fetchingSinceMs = local;
         fetchersRunning = true;
         observedDeadlineMs = state.leaseDeadlineMs();
-        trace("start g" + generation + " " + assigned.size() + " partitions, lease to " + state.leaseDeadlineMs());
+        trace("start g" + generation + " " + assigned.size() + " partitions, lease to "
+                + process.realAt(state.leaseDeadlineMs()));
     }
 
     private void stopFetchers(int generation) {
         long now = scheduler.nowMs();
         if (fetchersRunning) {
-            freezePositions(now);
+            freezePositions(process.localNowMs());
             for (PartitionOffset p : fetching.keySet()) {
                 checker.fetchStopped(instance, config.groupId(), p.topic(), p.partition(), now);
             }
@@ -287,7 +289,7 @@ public final class SimConsumer {
 
     /** The offsets the application has taken: next offset to consume, per partition of the current assignment. */
     private List<PartitionOffset> taken() {
-        long now = scheduler.nowMs();
+        long now = process.localNowMs();
         List<PartitionOffset> out = new ArrayList<>();
         if (fetchersRunning) {
             long until = Math.min(now, state.leaseDeadlineMs());
@@ -305,7 +307,7 @@ public final class SimConsumer {
     private void observeLease() {
         if (fetchersRunning && state.leaseDeadlineMs() != observedDeadlineMs) {
             observedDeadlineMs = state.leaseDeadlineMs();
-            checker.leaseRenewed(instance, scheduler.nowMs(), observedDeadlineMs);
+            checker.leaseRenewed(instance, scheduler.nowMs(), process.realAt(observedDeadlineMs));
         }
     }
 

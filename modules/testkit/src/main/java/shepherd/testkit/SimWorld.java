@@ -122,7 +122,7 @@ public final class SimWorld {
     public SimBroker startBroker(int id) {
         int incarnation = brokerIncarnations.merge(id, 1, Integer::sum);
         SimBroker broker = new SimBroker(scheduler, network, zk, checker, this::trace, coordinatorConfig(id), defects,
-                incarnation, timing.zkDelayMaxMs(), sessionOwners);
+                incarnation, timing.zkDelayMaxMs(), sessionOwners, clockRate(), random.nextInt(1_000_000));
         brokers.put(id, broker);
         broker.start();
         List<BrokerInfo> infos = brokerInfos();
@@ -142,10 +142,17 @@ public final class SimWorld {
     public SimConsumer startConsumer(SessionConfig config) {
         int incarnation = consumerIncarnations.merge(config.consumerId(), 1, Integer::sum);
         SimConsumer consumer = new SimConsumer(scheduler, network, checker, this::trace, new ConsumerSession(), config,
-                incarnation);
+                incarnation, clockRate(), random.nextInt(1_000_000));
         consumers.put(config.consumerId(), consumer);
         consumer.start();
         return consumer;
+    }
+
+    /** A clock rate within the drift bound ρ the coordinators are configured with; the extremes half the time. */
+    private double clockRate() {
+        double rho = timing.clockDriftPpm() / 1e6;
+        double u = random.nextInt(4) == 0 ? random.nextDouble() * 2 - 1 : (random.nextBoolean() ? 1 : -1);
+        return 1 + rho * u;
     }
 
     public Optional<SimBroker> activeCoordinator() {
