@@ -187,9 +187,16 @@ public final class Coordinator {
             retryZk();
             drainQueue();
         } else if (event instanceof CoordinatorEvent.ZkExpired) {
-            // handleNewSession: full reset, re-arm, run for election again.
+            // handleNewSession: full reset, re-arm, run for election again — unless we are shutting down: the
+            // expiry has already removed our election node, which is all a handover has left to do.
+            boolean closing = role == Role.HANDING_OVER || role == Role.CLOSED;
             reset("ZooKeeper session expired");
-            emit(new CoordinatorEffect.RunForElection());
+            if (closing) {
+                role = Role.CLOSED;
+                emit(new CoordinatorEffect.HandedOver(epoch));
+            } else {
+                emit(new CoordinatorEffect.RunForElection());
+            }
         } else if (event instanceof CoordinatorEvent.ZkSynced) {
             drainQueue();
         } else if (event instanceof TopicsRead read) {
@@ -577,8 +584,16 @@ public final class Coordinator {
         }
         Member m = g.members.get(r.consumerId());
         if (m != null && m.connectionId == connectionId && m.confirmed && m.registration.equals(registration)) {
-            // The same Register again (its answer was lost): answer again, change nothing.
-            grantAndRespond(m, connectionId, correlationId, new RegisterResponse(ErrorCode.NONE, epoch, m.consumerId));
+            // The same Register again (its answer was lost): answer again, change nothing — but not before the
+            // write of the first is durable (it may still be in flight, and may fail).
+            Member same = m;
+            GroupState group = g;
+            afterWrite(g, (ok, nowMs) -> {
+                if (group.members.get(same.consumerId) == same && same.connectionId == connectionId) {
+                    grantAndRespond(same, connectionId, correlationId, new RegisterResponse(
+                            ok ? ErrorCode.NONE : ErrorCode.UNKNOWN, epoch, same.consumerId));
+                }
+            });
             return;
         }
         if (m != null) {
@@ -630,6 +645,7 @@ public final class Coordinator {
         if (g.run != null) {
             g.run.drop(m.consumerId);
             markDirty(g);
+            advanceRun(g); // it may have been the last one the run waited for
         }
     }
 
@@ -681,8 +697,10 @@ public final class Coordinator {
         if (r.offsets() != null && m.startedGeneration == g.generation) {
             acceptOffsets(g, m, r.offsets());
         }
-        // The session core sends Leave only after its fetchers are closed, so nothing is left to wait out.
+        // The session core sends Leave only after its fetchers are closed, so nothing is left to wait out. The
+        // connection stays open for the answer (the consumer closes it); it is no member's any more.
         connections.remove(connectionId);
+        m.connectionId = Member.NO_CONNECTION;
         removeMember(g, m, null);
         afterWrite(g, (ok, nowMs) -> respond(connectionId, correlationId,
                 ok ? LeaveResponse.ok() : LeaveResponse.error(ErrorCode.UNKNOWN)));
@@ -710,7 +728,7 @@ public final class Coordinator {
      */
     private List<PartitionResult> acceptOffsets(GroupState g, Member m, List<PartitionOffset> offsets) {
         List<PartitionResult> results = new ArrayList<>(offsets.size());
-        if (g.run != null && g.run.phase != Run.Phase.STOPPING || g.ownersChanging()) {
+        if (g.ownersChanging()) {
             // The owners of the next generation are being written or started: a report of the old generation that
             // arrives now could land after them and be written for a partition its reporter no longer owns. (The
             // write can outlive its run: a handover aborts the run, not the multi already sent.)
@@ -724,8 +742,8 @@ public final class Coordinator {
                 results.add(new PartitionResult(po.topic(), po.partition(), ErrorCode.NOT_OWNER));
                 continue;
             }
-            Long committed = g.offsets.get(tp.get());
-            if (committed == null || po.offset() > committed) {
+            long floor = g.offsetFloor(tp.get());
+            if (po.offset() > floor) {
                 g.queue(new ZkOp.PutOffset(g.id, tp.get(), po.offset(), m.consumerId));
             }
             results.add(new PartitionResult(po.topic(), po.partition(), ErrorCode.NONE));

@@ -66,6 +66,25 @@ final class GroupState {
         queued.put(key, op);
     }
 
+    /**
+     * The offset a new report must exceed to be written: the committed one, or a higher one already on its way (a
+     * reordered or retried report must never overwrite a newer one that has not committed yet).
+     */
+    long offsetFloor(TopicPartition tp) {
+        long floor = offsets.getOrDefault(tp, Long.MIN_VALUE);
+        if (inFlight != null) {
+            for (ZkOp op : inFlight.ops) {
+                if (op instanceof ZkOp.PutOffset p && p.partition().equals(tp)) {
+                    floor = Math.max(floor, p.offset());
+                }
+            }
+        }
+        if (queued.get("offsets/" + tp) instanceof ZkOp.PutOffset p) {
+            floor = Math.max(floor, p.offset());
+        }
+        return floor;
+    }
+
     /** An owners change is queued or in flight: the mirror's owners may be about to be replaced. */
     boolean ownersChanging() {
         return inFlight != null && inFlight.ops.stream().anyMatch(GroupState::isOwnerOp)

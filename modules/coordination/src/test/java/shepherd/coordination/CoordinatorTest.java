@@ -1,0 +1,1057 @@
+package shepherd.coordination;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static shepherd.coordination.CoordinatorDriver.only;
+import static shepherd.coordination.CoordinatorDriver.registration;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import shepherd.coordination.CoordinatorEffect.CancelAllTimers;
+import shepherd.coordination.CoordinatorEffect.CancelTimer;
+import shepherd.coordination.CoordinatorEffect.CloseConnection;
+import shepherd.coordination.CoordinatorEffect.HandedOver;
+import shepherd.coordination.CoordinatorEffect.Notice;
+import shepherd.coordination.CoordinatorEffect.Read;
+import shepherd.coordination.CoordinatorEffect.Resign;
+import shepherd.coordination.CoordinatorEffect.Respond;
+import shepherd.coordination.CoordinatorEffect.RunForElection;
+import shepherd.coordination.CoordinatorEffect.SendRequest;
+import shepherd.coordination.CoordinatorEffect.SetTimer;
+import shepherd.coordination.CoordinatorEffect.Write;
+import shepherd.coordination.CoordinatorTimer.Barrier;
+import shepherd.coordination.CoordinatorTimer.LeaseWaitOver;
+import shepherd.coordination.CoordinatorTimer.PingDue;
+import shepherd.coordination.assign.PartitionId;
+import shepherd.coordination.assign.StreamId;
+import shepherd.coordination.assign.TopicPartition;
+import shepherd.coordination.defect.Defect;
+import shepherd.protocol.ConsultResponse;
+import shepherd.protocol.ErrorCode;
+import shepherd.protocol.LeaveRequest;
+import shepherd.protocol.LeaveResponse;
+import shepherd.protocol.OffsetCommitRequest;
+import shepherd.protocol.OffsetCommitResponse;
+import shepherd.protocol.OffsetReset;
+import shepherd.protocol.PartitionAssignment;
+import shepherd.protocol.PartitionOffset;
+import shepherd.protocol.PartitionResult;
+import shepherd.protocol.PingRequest;
+import shepherd.protocol.PingResponse;
+import shepherd.protocol.RegisterRequest;
+import shepherd.protocol.RegisterResponse;
+import shepherd.protocol.StartRequest;
+import shepherd.protocol.StaticSubscription;
+import shepherd.protocol.StopRequest;
+import shepherd.protocol.Subscription;
+import shepherd.protocol.TopicStreams;
+import shepherd.protocol.WildcardKind;
+import shepherd.protocol.WildcardSubscription;
+
+/**
+ * The coordinator core driven step by step, the way the broker's event loop drives it, with every ZooKeeper and
+ * consumer answer chosen by the test: each behaviour of DESIGN §5–§6, and each seed defect it fixes, is pinned to
+ * the exact interleaving that exercises it. Negative controls switch a {@link Defect} back on and show the
+ * corresponding test would notice. A test whose comment starts with {@code Was a bug:} pins a flaw these tests found
+ * in the core, now fixed, with the interleaving that exposed it.
+ */
+class CoordinatorTest {
+    static final int EPOCH = 5;
+    static final String G = "g";
+    static final long LEASE_MS = (long) CoordinatorDriver.PING_INTERVAL_MS * (CoordinatorDriver.MAX_PING_RETRIES + 1);
+
+    CoordinatorDriver d = new CoordinatorDriver();
+
+    static TopicPartition tp(int n) {
+        return new TopicPartition("t", new PartitionId(CoordinatorDriver.BROKER_ID, n));
+    }
+
+    static StreamId stream(String consumer) {
+        return new StreamId(consumer, 0);
+    }
+
+    static PartitionOffset offset(int partition, long offset) {
+        return new PartitionOffset("t", tp(partition).partition().toString(), offset);
+    }
+
+    static boolean hasOp(List<Write> writes, ZkOp op) {
+        return writes.stream().anyMatch(w -> w.ops().contains(op));
+    }
+
+    static <T> T single(List<T> items) {
+        assertEquals(1, items.size(), "exactly one expected: " + items);
+        return items.get(0);
+    }
+
+    /** Two members, a on connection 1 and b on 2, each owning one partition of t in generation 2. */
+    void twoStableMembers() {
+        d.activate(EPOCH);
+        d.join(1, G, "a", "t");
+        d.join(2, G, "b", "t");
+        GroupView v = d.view(G);
+        assertTrue(v.stable(), v.toString());
+        assertEquals(2, v.generation());
+        assertEquals(Map.of(tp(0), stream("a"), tp(1), stream("b")), v.owners());
+    }
+
+    int stopsOfGeneration2(long conn) {
+        return (int) d.sent(conn, StopRequest.class).stream().filter(s -> s.generation() == 2).count();
+    }
+
+    /** Seed coordinatorStartup: nothing is served before the election is won and the tree is read. */
+    @Nested
+    class ElectionAndStartup {
+        @Test
+        void bootRunsForElection() {
+            assertEquals(List.of(new RunForElection()), d.boot());
+            assertFalse(d.coordinator.isCoordinator());
+        }
+
+        @Test
+        void electionWonReadsTopicsAndGroupsAndArmsKeepAlive() {
+            d.boot();
+            List<CoordinatorEffect> effects = d.win(EPOCH);
+            assertTrue(effects.contains(new Read(new ZkRead.Topics())), effects.toString());
+            assertTrue(effects.contains(new Read(new ZkRead.Groups())), effects.toString());
+            assertEquals(d.now + d.config.keepAliveIntervalMs(), d.deadline(new CoordinatorTimer.KeepAlive()));
+            assertEquals(Coordinator.Role.LOADING, d.coordinator.role());
+            assertEquals(EPOCH, d.coordinator.epoch());
+        }
+
+        @Test
+        void keepAliveTimerIssuesACheapReadAndRearms() {
+            d.activate(EPOCH);
+            List<CoordinatorEffect> effects = d.fire(new CoordinatorTimer.KeepAlive());
+            assertTrue(effects.contains(new CoordinatorEffect.KeepAlive()), effects.toString());
+            assertEquals(d.now + d.config.keepAliveIntervalMs(), d.deadline(new CoordinatorTimer.KeepAlive()));
+        }
+
+        @Test
+        void registrationBeforeTheInitialReadsAreAnsweredGetsCoordinatorNotReady() {
+            d.boot();
+            d.win(EPOCH);
+            List<CoordinatorEffect> effects = d.register(1, G, "a", "t");
+            assertEquals(ErrorCode.COORDINATOR_NOT_READY, d.lastResponse(1, RegisterResponse.class).errorCode());
+            assertTrue(only(effects, Write.class).isEmpty());
+            assertTrue(d.coordinator.group(G).isEmpty());
+
+            d.loadEmpty();
+            d.register(1, G, "a", "t");
+            assertEquals(1, d.writes.size(), "accepted once loaded (during the lease wait)");
+        }
+
+        @Test
+        void nonCoordinatorAnswersRegisterWithNotCoordinator() {
+            d.boot();
+            List<CoordinatorEffect> effects = d.register(1, G, "a", "t");
+            assertEquals(ErrorCode.NOT_COORDINATOR, d.lastResponse(1, RegisterResponse.class).errorCode());
+            assertTrue(only(effects, Write.class).isEmpty());
+        }
+
+        @Test
+        void consultAnswersOurIdAndEpochWhenCoordinator() {
+            d.boot();
+            d.feed(new CoordinatorEvent.LeaderObserved(3, EPOCH - 1));
+            d.win(EPOCH);
+            d.consult(1);
+            ConsultResponse r = d.lastResponse(1, ConsultResponse.class);
+            assertEquals(ErrorCode.NONE, r.errorCode());
+            assertEquals(CoordinatorDriver.BROKER_ID, r.coordinatorId());
+            assertEquals(EPOCH, r.coordinatorEpoch());
+        }
+
+        @Test
+        void consultAnswersTheObservedLeaderWhenNotCoordinator() {
+            d.boot();
+            d.consult(1);
+            assertEquals(ConsultResponse.NONE, d.lastResponse(1, ConsultResponse.class).coordinatorId());
+            d.feed(new CoordinatorEvent.LeaderObserved(3, 9));
+            d.consult(1);
+            ConsultResponse r = d.lastResponse(1, ConsultResponse.class);
+            assertEquals(3, r.coordinatorId());
+            assertEquals(9, r.coordinatorEpoch());
+        }
+    }
+
+    /** D4/D9: a new epoch hands nothing out while the previous epoch's consumers may still fetch. */
+    @Nested
+    class PostElectionLeaseWait {
+        long wonAt;
+
+        /** Generation 3 with a and b recorded by the previous epoch; a has committed offset 40 on partition 0. */
+        GroupSnapshot recorded() {
+            return GroupSnapshot.of(3, "range", Map.of("a", registration("t"), "b", registration("t")),
+                    Map.of(tp(0), stream("a"), tp(1), stream("b")), Map.of(tp(0), 40L));
+        }
+
+        void winAndLoad(boolean previousHandedOver) {
+            d.boot();
+            wonAt = d.now;
+            if (previousHandedOver) {
+                d.winAfterHandover(EPOCH);
+            } else {
+                d.win(EPOCH);
+            }
+            d.advance(10);
+            d.load(Map.of(G, recorded()));
+            assertEquals(Coordinator.Role.LEASE_WAIT, d.coordinator.role());
+        }
+
+        void reRegister(long conn, String consumer) {
+            d.advance(100);
+            d.register(conn, G, consumer, "t");
+            d.answerWrites();
+            assertEquals(ErrorCode.NONE, d.lastResponse(conn, RegisterResponse.class).errorCode());
+        }
+
+        @Test
+        void noStartBeforeThePreviousEpochsLeasesAreSurelyOver() {
+            winAndLoad(false);
+            long surelyOver = d.config.leaseSurelyOverMs(wonAt, LEASE_MS);
+            assertEquals(surelyOver, d.deadline(new LeaseWaitOver()));
+            reRegister(1, "a");
+
+            d.advanceTo(surelyOver - 1);
+            d.synced();
+            assertTrue(d.sent(1, StopRequest.class).isEmpty());
+            assertTrue(d.sent(1, StartRequest.class).isEmpty());
+
+            d.fire(new LeaseWaitOver());
+            d.settle();
+            List<Long> starts = d.sentTimes(1, StartRequest.class);
+            assertFalse(starts.isEmpty());
+            assertTrue(starts.stream().allMatch(t -> t >= surelyOver), starts + " vs " + surelyOver);
+            // b did not return: a takes both, with the committed offset where there is one.
+            StartRequest start = d.sent(1, StartRequest.class).get(0);
+            assertEquals(new StartRequest(EPOCH, 4, List.of(new PartitionAssignment("t", "1-0", 40, 0),
+                    new PartitionAssignment("t", "1-1", Coordinator.OFFSET_NONE, 0))), start);
+        }
+
+        @Test
+        void reRegistrationsDuringTheWaitAreBatchedIntoOneRunAtItsEnd() {
+            winAndLoad(false);
+            reRegister(1, "a");
+            reRegister(2, "b");
+            assertTrue(d.sent(1).isEmpty());
+            assertTrue(d.sent(2).isEmpty());
+            assertEquals(TriggerState.QUEUED, d.view(G).trigger());
+
+            List<CoordinatorEffect> effects = d.fire(new LeaseWaitOver());
+            List<SendRequest> stops = only(effects, SendRequest.class);
+            assertEquals(2, stops.size(), effects.toString());
+            assertTrue(stops.stream().allMatch(s -> s.request().equals(new StopRequest(EPOCH, 3))));
+            d.settle();
+
+            assertEquals(1, d.sent(1, StopRequest.class).size());
+            assertEquals(1, d.sent(2, StartRequest.class).size());
+            GroupView v = d.view(G);
+            assertTrue(v.stable(), v.toString());
+            assertEquals(4, v.generation(), "one run");
+        }
+
+        @Test
+        void recordedMembersThatDidNotReturnAreRemoved() {
+            winAndLoad(false);
+            reRegister(1, "a");
+            List<CoordinatorEffect> effects = d.fire(new LeaseWaitOver());
+            assertTrue(only(effects, Notice.class).stream().anyMatch(n -> n.message().contains("'b'")), effects.toString());
+            assertTrue(hasOp(only(effects, Write.class), new ZkOp.DeleteRegistration(G, "b")), effects.toString());
+            assertEquals(Set.of("a"), d.view(G).members());
+            d.settle();
+            assertEquals(Map.of(tp(0), stream("a"), tp(1), stream("a")), d.view(G).owners());
+        }
+
+        @Test
+        void cleanHandoverOfThePreviousEpochMakesTheWaitShort() {
+            winAndLoad(true);
+            long deadline = d.deadline(new LeaseWaitOver());
+            assertEquals(d.now + d.config.handoverGraceMs(), deadline);
+            assertTrue(deadline < d.config.leaseSurelyOverMs(wonAt, LEASE_MS));
+        }
+
+        @Test
+        void withoutTheLeaseWaitTheRecordedMembersAreNotWaitedFor() {
+            // Negative control (D4): the wait ends as soon as the reads are answered.
+            d = new CoordinatorDriver(Set.of(Defect.NO_LEASE_WAIT));
+            winAndLoad(false);
+            assertEquals(d.now, d.deadline(new LeaseWaitOver()));
+        }
+    }
+
+    /** Seed rebalance steps 4–5 for one member: every step waits for the durable or acknowledged one before it. */
+    @Nested
+    class Join {
+        @BeforeEach
+        void active() {
+            d.activate(EPOCH);
+        }
+
+        @Test
+        void registrationIsAnsweredOnlyAfterItsWriteCommits() {
+            List<CoordinatorEffect> effects = d.register(1, G, "a", "t");
+            assertTrue(only(effects, Respond.class).isEmpty(), effects.toString());
+            Write w = d.onlyWrite();
+            assertEquals(EPOCH, w.epoch());
+            assertTrue(w.fenced());
+            assertEquals(List.of(new ZkOp.PutGroup(G, 0, "range"), new ZkOp.PutRegistration(G, "a", registration("t"))),
+                    w.ops());
+
+            effects = d.answerWrites();
+            assertEquals(new RegisterResponse(ErrorCode.NONE, EPOCH, "a"), d.lastResponse(1, RegisterResponse.class));
+            assertTrue(effects.contains(new SetTimer(new PingDue(G, "a"), d.now + CoordinatorDriver.PING_INTERVAL_MS)));
+        }
+
+        @Test
+        void repeatedRegistrationIsNotAnsweredBeforeTheFirstWriteCommits() {
+            // Was a bug (minor): the "same Register again" shortcut in onRegister answered at once whenever the member
+            // was confirmed on this connection with an equal registration, but confirmed is set before the write that
+            // records it has committed:
+            //   1. a registers on connection 1 → Write [PutGroup, PutRegistration] in flight, no answer yet;
+            //   2. a resends the same Register on connection 1 (its request timed out) → RegisterResponse NONE;
+            //   3. the write is then refused (or fenced): a was told it is registered though nothing is recorded,
+            //      so the next coordinator will not know it.
+            d.register(1, G, "a", "t");
+            long write = d.onlyWrite().writeId();
+            List<CoordinatorEffect> effects = d.register(1, G, "a", "t");
+            assertTrue(only(effects, Respond.class).isEmpty(), "answered before write " + write + " committed: " + effects);
+            d.answerWrites();
+            assertEquals(ErrorCode.NONE, d.lastResponse(1, RegisterResponse.class).errorCode());
+        }
+
+        @Test
+        void joinStopsGenerationZeroThenWritesOwnersThenStartsGenerationOne() {
+            d.register(1, G, "a", "t");
+            d.answerWrites();
+            assertEquals(new StopRequest(EPOCH, 0), d.pending(1, StopRequest.class).request());
+            assertTrue(d.writes.isEmpty(), "no owners before the Stop is acknowledged");
+
+            d.ackStop(1);
+            Write w = d.onlyWrite();
+            assertTrue(w.fenced());
+            assertEquals(EPOCH, w.epoch());
+            assertEquals(List.of(new ZkOp.PutGroup(G, 1, "range"), new ZkOp.PutOwner(G, tp(0), stream("a"), 1),
+                    new ZkOp.PutOwner(G, tp(1), stream("a"), 1)), w.ops());
+            assertTrue(d.sent(1, StartRequest.class).isEmpty(), "no Start before the owners commit");
+
+            d.answerWrites();
+            assertEquals(new StartRequest(EPOCH, 1, List.of(
+                    new PartitionAssignment("t", "1-0", Coordinator.OFFSET_NONE, 0),
+                    new PartitionAssignment("t", "1-1", Coordinator.OFFSET_NONE, 0))),
+                    d.pending(1, StartRequest.class).request());
+            assertFalse(d.view(G).stable());
+
+            d.ackStart(1);
+            GroupView v = d.view(G);
+            assertTrue(v.stable(), v.toString());
+            assertEquals(1, v.generation());
+            assertEquals(Map.of("a", 1), v.started());
+            assertEquals(Map.of(tp(0), stream("a"), tp(1), stream("a")), v.owners());
+        }
+
+        @Test
+        void startCarriesTheCommittedOffsetElseOffsetNone() {
+            d.join(1, G, "a", "t");
+            d.request(1, new OffsetCommitRequest(G, "a", EPOCH, 1, List.of(offset(0, 17))));
+            d.answerWrites();
+            d.register(2, G, "b", "t");
+            d.settle();
+            assertEquals(List.of(new PartitionAssignment("t", "1-0", 17, 0)),
+                    d.sent(1, StartRequest.class).get(1).assigned());
+            assertEquals(List.of(new PartitionAssignment("t", "1-1", Coordinator.OFFSET_NONE, 0)),
+                    d.sent(2, StartRequest.class).get(0).assigned());
+        }
+    }
+
+    /** D11: a bad registration is answered with the reason and disturbs nothing. */
+    @Nested
+    class RegistrationValidation {
+        @BeforeEach
+        void active() {
+            d.activate(EPOCH);
+            d.join(1, G, "a", "t");
+        }
+
+        RegisterRequest request(String consumer, Subscription s, int pingIntervalMs, int highestEpochSeen) {
+            return new RegisterRequest(G, consumer, s, true, OffsetReset.SMALLEST, pingIntervalMs,
+                    CoordinatorDriver.MAX_PING_RETRIES, highestEpochSeen);
+        }
+
+        void assertRejected(RegisterRequest r, ErrorCode code, String reason) {
+            SortedMap<String, GroupView> before = d.coordinator.groups();
+            List<CoordinatorEffect> effects = d.request(9, r);
+            assertEquals(new RegisterResponse(code, EPOCH, r.consumerId()), single(only(effects, Respond.class)).response());
+            assertTrue(only(effects, Notice.class).stream().anyMatch(n -> n.message().contains(reason)), effects.toString());
+            assertTrue(only(effects, Write.class).isEmpty());
+            assertTrue(only(effects, SendRequest.class).isEmpty());
+            assertTrue(d.writes.isEmpty());
+            assertEquals(before, d.coordinator.groups());
+        }
+
+        @Test
+        void invalidWildcardRegexIsRejectedWithTheReason() {
+            assertRejected(request("x", new WildcardSubscription(WildcardKind.WHITELIST, "t[", 1), 1_000, -1),
+                    ErrorCode.INVALID_REGISTRATION, "not a valid regular expression");
+        }
+
+        @Test
+        void emptyConsumerIdIsRejected() {
+            assertRejected(request("", CoordinatorDriver.subscription("t"), 1_000, -1), ErrorCode.INVALID_REGISTRATION,
+                    "consumer_id is empty");
+        }
+
+        @Test
+        void zeroStreamsAreRejected() {
+            assertRejected(request("x", new StaticSubscription(List.of(new TopicStreams("t", 0))), 1_000, -1),
+                    ErrorCode.INVALID_REGISTRATION, "streams 0");
+        }
+
+        @Test
+        void pingIntervalOutOfRangeIsRejected() {
+            assertRejected(request("x", CoordinatorDriver.subscription("t"), 5, -1), ErrorCode.INVALID_REGISTRATION,
+                    "ping_interval_ms 5");
+        }
+
+        @Test
+        void consumerThatSawANewerEpochIsToldNotCoordinator() {
+            assertRejected(request("x", CoordinatorDriver.subscription("t"), 1_000, EPOCH + 1),
+                    ErrorCode.NOT_COORDINATOR, "epoch " + (EPOCH + 1));
+        }
+    }
+
+    /** BarrierSound: Start(g+1) only after every Stop(g) is acknowledged or the silent member's lease is over. */
+    @Nested
+    class StopBarrier {
+        /** a and b stable in generation 2; c registers and a run stops generation 2. */
+        @BeforeEach
+        void runInFlight() {
+            twoStableMembers();
+            d.register(3, G, "c", "t");
+            d.answerWrites();
+            for (long conn = 1; conn <= 3; conn++) {
+                assertEquals(new StopRequest(EPOCH, 2), d.pending(conn, StopRequest.class).request());
+            }
+        }
+
+        int starts() {
+            return d.all(SendRequest.class).stream().filter(s -> s.request() instanceof StartRequest)
+                    .mapToInt(s -> 1).sum();
+        }
+
+        @Test
+        void startIsNeverSentBeforeEveryParticipantAcknowledgedStop() {
+            int startsBefore = starts();
+            d.ackStop(1);
+            d.ackStop(3);
+            assertTrue(d.writes.isEmpty());
+            assertEquals(startsBefore, starts());
+
+            d.fire(new Barrier(G)); // b missed one round: asked again
+            assertEquals(2, stopsOfGeneration2(2));
+            assertTrue(d.writes.isEmpty());
+            assertEquals(startsBefore, starts());
+
+            d.ackStop(2);
+            assertTrue(hasOp(List.copyOf(d.writes.values()), new ZkOp.PutGroup(G, 3, "range")));
+            d.answerWrites();
+            assertEquals(startsBefore + 3, starts());
+        }
+
+        @Test
+        void memberMissingStopRoundsIsRemovedAndItsPartitionsMoveOnlyAfterItsLeaseRanOut() {
+            d.ackStop(1);
+            d.ackStop(3);
+            d.fire(new Barrier(G));
+            d.fire(new Barrier(G));
+            // b still answers pings (a grant that renews its lease) but never Stop.
+            d.fire(new PingDue(G, "b"));
+            long lastGrant = d.now;
+            d.answer(2, PingRequest.class, new PingResponse(ErrorCode.NONE, 2, null));
+
+            List<CoordinatorEffect> effects = d.fire(new Barrier(G));
+            assertTrue(only(effects, Notice.class).stream().anyMatch(n -> n.message().contains("missed 3 Stop rounds")),
+                    effects.toString());
+            assertTrue(effects.contains(new CloseConnection(2)));
+            assertTrue(hasOp(only(effects, Write.class), new ZkOp.DeleteRegistration(G, "b")));
+            assertEquals(Set.of("a", "c"), d.view(G).members());
+
+            long surelyOver = d.config.leaseSurelyOverMs(lastGrant, LEASE_MS);
+            assertTrue(surelyOver > d.now, "the test must leave a lease to wait out");
+            assertEquals(surelyOver, d.deadline(new Barrier(G)));
+            d.answerWrites();
+            assertTrue(d.writes.isEmpty(), "no owners written while b may still fetch");
+
+            d.fire(new Barrier(G));
+            d.settle();
+            for (long conn : new long[] {1, 3}) {
+                List<Long> times = d.sentTimes(conn, StartRequest.class);
+                assertTrue(times.get(times.size() - 1) >= surelyOver, times + " vs " + surelyOver);
+            }
+            GroupView v = d.view(G);
+            assertTrue(v.stable(), v.toString());
+            assertEquals(Map.of(tp(0), stream("a"), tp(1), stream("c")), v.owners());
+        }
+
+        @Test
+        void reRegistrationOfTheLastUnstartedParticipantEndsTheStartRoundAtOnce() {
+            // Was a bug (liveness, minor): forgetIncarnation dropped the member from the run but, unlike
+            // onConnectionClosed, did not advance it:
+            //   1. a, b and c have acknowledged Stop(2); owners of generation 3 committed; Start(3) sent to all;
+            //   2. a and b acknowledge Start(3); c re-registers on a new connection before acknowledging;
+            //   3. the run now waits for nobody, yet stays in STARTING until the Start timeout fires, then ends as
+            //      failed (backoff, failedRuns + 1) before c is started by a retry.
+            d.ackStop(1);
+            d.ackStop(2);
+            d.ackStop(3);
+            d.answerWrites();
+            d.ackStart(1);
+            d.ackStart(2);
+            d.register(4, G, "c", "t");
+            d.answerWrites();
+            assertFalse(d.sent(4, StopRequest.class).isEmpty(), "the run should end and a new one stop c: " + d.view(G));
+        }
+    }
+
+    /** D1 / NoLostTrigger: a change during a run is seen by a later run. */
+    @Nested
+    class TriggerDirtyFlag {
+        void registerDuringARun() {
+            d.activate(EPOCH);
+            d.join(1, G, "a", "t");
+            d.register(2, G, "b", "t");
+            d.answerWrites();
+            assertTrue(d.view(G).running());
+            d.register(3, G, "c", "t");
+            d.answerWrites();
+            assertEquals(ErrorCode.NONE, d.lastResponse(3, RegisterResponse.class).errorCode());
+        }
+
+        @Test
+        void registrationDuringARunMakesItDirtyAndASecondRunFollows() {
+            registerDuringARun();
+            assertEquals(TriggerState.RUNNING_DIRTY, d.view(G).trigger());
+            d.settle();
+            assertEquals(List.of(new StopRequest(EPOCH, 2)), d.sent(3, StopRequest.class));
+            GroupView v = d.view(G);
+            assertTrue(v.stable(), v.toString());
+            assertEquals(3, v.generation());
+            assertEquals(3, v.started().get("c"));
+        }
+
+        @Test
+        void droppingTriggersLeavesTheLateMemberUnstarted() {
+            // Negative control (D1): the seed's compareAndSet loses the trigger, and nothing ever starts c.
+            d = new CoordinatorDriver(Set.of(Defect.DROP_TRIGGERS));
+            registerDuringARun();
+            assertEquals(TriggerState.RUNNING, d.view(G).trigger());
+            d.settle();
+            assertTrue(d.sent(3).isEmpty(), d.sent(3).toString());
+            GroupView v = d.view(G);
+            assertEquals(TriggerState.IDLE, v.trigger());
+            assertEquals(-1, v.started().get("c"));
+            assertFalse(v.stable());
+        }
+    }
+
+    /** DESIGN §5 failure of a member, and D10 for offsets reported in pings. */
+    @Nested
+    class PingsAndFailure {
+        @BeforeEach
+        void stable() {
+            twoStableMembers();
+        }
+
+        @Test
+        void pingDueSendsPingWithEpochGenerationAndRetries() {
+            d.fire(new PingDue(G, "a"));
+            d.fire(new PingDue(G, "a"));
+            assertEquals(List.of(new PingRequest(EPOCH, 2, (short) 0), new PingRequest(EPOCH, 2, (short) 1)),
+                    d.sent(1, PingRequest.class));
+            d.answer(1, PingRequest.class, new PingResponse(ErrorCode.NONE, 2, null));
+            d.fire(new PingDue(G, "a"));
+            assertEquals(new PingRequest(EPOCH, 2, (short) 0), d.pending(1, PingRequest.class).request());
+        }
+
+        @Test
+        void maxPingRetriesPlusOneUnansweredPingsRemoveTheMemberAndRebalance() {
+            for (int i = 0; i <= CoordinatorDriver.MAX_PING_RETRIES; i++) {
+                d.fire(new PingDue(G, "a"));
+            }
+            long lastPing = d.now;
+            assertEquals(3, d.sent(1, PingRequest.class).size());
+            List<CoordinatorEffect> effects = d.fire(new PingDue(G, "a"));
+            assertTrue(only(effects, Notice.class).stream().anyMatch(n -> n.message().contains("missed 3 pings")),
+                    effects.toString());
+            assertTrue(effects.contains(new CloseConnection(1)));
+            assertTrue(hasOp(only(effects, Write.class), new ZkOp.DeleteRegistration(G, "a")));
+            assertEquals(new StopRequest(EPOCH, 2), d.pending(2, StopRequest.class).request());
+
+            d.ackStop(2);
+            d.answerWrites();
+            long surelyOver = d.config.leaseSurelyOverMs(lastPing, LEASE_MS);
+            assertEquals(surelyOver, d.deadline(new Barrier(G)));
+            d.fire(new Barrier(G));
+            d.settle();
+            List<Long> times = d.sentTimes(2, StartRequest.class);
+            assertTrue(times.get(times.size() - 1) >= surelyOver);
+            assertEquals(Map.of(tp(0), stream("b"), tp(1), stream("b")), d.view(G).owners());
+        }
+
+        @Test
+        void pingOffsetsFromTheOwnerInTheCurrentGenerationAreWritten() {
+            d.fire(new PingDue(G, "a"));
+            List<CoordinatorEffect> effects = d.answer(1, PingRequest.class,
+                    new PingResponse(ErrorCode.NONE, 2, List.of(offset(0, 10))));
+            assertEquals(List.of(new ZkOp.PutOffset(G, tp(0), 10, "a")), single(only(effects, Write.class)).ops());
+            d.answerWrites();
+            assertEquals(Map.of(tp(0), 10L), d.view(G).offsets());
+        }
+
+        @Test
+        void offsetNotBeyondTheCommittedOneIsNotWritten() {
+            pingOffsetsFromTheOwnerInTheCurrentGenerationAreWritten();
+            for (long stale : new long[] {10, 9}) {
+                d.fire(new PingDue(G, "a"));
+                List<CoordinatorEffect> effects = d.answer(1, PingRequest.class,
+                        new PingResponse(ErrorCode.NONE, 2, List.of(offset(0, stale))));
+                assertTrue(only(effects, Write.class).isEmpty(), effects.toString());
+            }
+            assertEquals(Map.of(tp(0), 10L), d.view(G).offsets());
+        }
+
+        @Test
+        void pingOffsetsFromANonOwnerAreNotWritten() {
+            d.fire(new PingDue(G, "b"));
+            List<CoordinatorEffect> effects = d.answer(2, PingRequest.class,
+                    new PingResponse(ErrorCode.NONE, 2, List.of(offset(0, 10))));
+            assertTrue(only(effects, Write.class).isEmpty(), effects.toString());
+            assertTrue(d.writes.isEmpty());
+            assertEquals(Map.of(), d.view(G).offsets());
+        }
+    }
+
+    /** D10: offsets only from the owner in the current generation, forwards only, answered once durable. */
+    @Nested
+    class OffsetCommit {
+        @BeforeEach
+        void stable() {
+            twoStableMembers();
+        }
+
+        ErrorCode commit(long conn, String consumer, int epoch, int generation) {
+            List<CoordinatorEffect> effects = d.request(conn,
+                    new OffsetCommitRequest(G, consumer, epoch, generation, List.of(offset(0, 5))));
+            assertTrue(only(effects, Write.class).isEmpty());
+            return ((OffsetCommitResponse) single(only(effects, Respond.class)).response()).errorCode();
+        }
+
+        @Test
+        void lowerEpochIsStale() {
+            assertEquals(ErrorCode.STALE_COORDINATOR_EPOCH, commit(1, "a", EPOCH - 1, 2));
+        }
+
+        @Test
+        void higherEpochMeansWeAreNotCoordinator() {
+            assertEquals(ErrorCode.NOT_COORDINATOR, commit(1, "a", EPOCH + 1, 2));
+        }
+
+        @Test
+        void unknownMemberOrForeignConnectionIsUnknownConsumer() {
+            assertEquals(ErrorCode.UNKNOWN_CONSUMER, commit(1, "zz", EPOCH, 2));
+            assertEquals(ErrorCode.UNKNOWN_CONSUMER, commit(7, "a", EPOCH, 2));
+        }
+
+        @Test
+        void wrongGenerationIsIllegal() {
+            assertEquals(ErrorCode.ILLEGAL_GENERATION, commit(1, "a", EPOCH, 1));
+        }
+
+        @Test
+        void eachPartitionNotOwnedIsNotOwnerAndTheAnswerWaitsForTheWrite() {
+            List<CoordinatorEffect> effects = d.request(1,
+                    new OffsetCommitRequest(G, "a", EPOCH, 2, List.of(offset(0, 5), offset(1, 6))));
+            assertTrue(only(effects, Respond.class).isEmpty(), effects.toString());
+            assertEquals(List.of(new ZkOp.PutOffset(G, tp(0), 5, "a")), d.onlyWrite().ops());
+
+            effects = d.answerWrites();
+            OffsetCommitResponse r = (OffsetCommitResponse) single(only(effects, Respond.class)).response();
+            assertEquals(new OffsetCommitResponse(ErrorCode.NONE, List.of(
+                    new PartitionResult("t", "1-0", ErrorCode.NONE), new PartitionResult("t", "1-1", ErrorCode.NOT_OWNER))), r);
+            assertEquals(Map.of(tp(0), 5L), d.view(G).offsets());
+        }
+        @Test
+        void anOlderReportArrivingWhileANewerOffsetIsInFlightNeverMovesTheOffsetBackwards() {
+            // Was a bug: acceptOffsets compared a report only with the mirror (offsets already committed), not with
+            // the PutOffset in flight (now GroupState.offsetFloor), and the queue compacts only within a batch. So:
+            //   1. a (owner of t/1-0, generation 2) commits offset 16 → Write w1 [PutOffset 16] in flight;
+            //   2. a retried or reordered report of 10 arrives (OffsetCommit or a Ping answer) → the mirror still
+            //      has no offset, 10 is "beyond" it → PutOffset 10 is queued behind w1;
+            //   3. w1 commits (ZooKeeper 16, mirror 16) → the queue flushes as w2 [PutOffset 10];
+            //   4. w2 commits: ZooKeeper holds 10 while the mirror keeps 16 (FencedWrites: a committed offset
+            //      never decreases).
+            d.request(1, new OffsetCommitRequest(G, "a", EPOCH, 2, List.of(offset(0, 16))));
+            long first = d.onlyWrite().writeId();
+            d.request(1, new OffsetCommitRequest(G, "a", EPOCH, 2, List.of(offset(0, 10))));
+            d.commit(first);
+            d.settle();
+            List<Long> written = d.all(Write.class).stream().flatMap(w -> w.ops().stream())
+                    .filter(op -> op instanceof ZkOp.PutOffset).map(op -> ((ZkOp.PutOffset) op).offset()).toList();
+            assertEquals(List.of(16L), written, "offsets written for t/1-0, in order");
+            assertEquals(Map.of(tp(0), 16L), d.view(G).offsets());
+        }
+    }
+
+    /** Leave: last offsets and the deregistration in one write, answered once durable. */
+    @Nested
+    class Leave {
+        @BeforeEach
+        void stable() {
+            twoStableMembers();
+        }
+
+        List<CoordinatorEffect> leave() {
+            return d.request(1, new LeaveRequest(G, "a", List.of(offset(0, 12))));
+        }
+
+        @Test
+        void leaveWritesOffsetsDeletesTheRegistrationAndAnswersAfterTheWrite() {
+            List<CoordinatorEffect> effects = leave();
+            assertTrue(only(effects, Respond.class).isEmpty(), effects.toString());
+            Write w = d.onlyWrite();
+            assertTrue(w.ops().contains(new ZkOp.PutOffset(G, tp(0), 12, "a")), w.toString());
+            assertTrue(w.ops().contains(new ZkOp.DeleteRegistration(G, "a")), w.toString());
+
+            d.commit(w.writeId());
+            assertEquals(LeaveResponse.ok(), d.lastResponse(1, LeaveResponse.class));
+            assertEquals(Set.of("b"), d.view(G).members());
+            assertEquals(Map.of(tp(0), 12L), d.view(G).offsets());
+        }
+
+        @Test
+        void theRemainingMembersRebalance() {
+            leave();
+            d.answerWrites();
+            assertEquals(new StopRequest(EPOCH, 2), d.pending(2, StopRequest.class).request());
+            d.settle();
+            GroupView v = d.view(G);
+            assertTrue(v.stable(), v.toString());
+            assertEquals(3, v.generation());
+            assertEquals(Map.of(tp(0), stream("b"), tp(1), stream("b")), v.owners());
+        }
+
+        @Test
+        void leavingConnectionIsNotClosedBeforeItsLeaveIsAnswered() {
+            // Was a bug: onLeave called removeMember while the member still held its connection, so the Leave itself
+            // emitted CloseConnection(1); the LeaveResponse is emitted only later, when the write commits. The
+            // runtime executes effects in order, so it closes the connection first and the consumer never learns
+            // whether its final offsets were committed:
+            //   1. a (connection 1) sends Leave with offsets → effects: [..., CloseConnection(1), ..., Write];
+            //   2. the runtime closes connection 1;
+            //   3. ZkWriteDone → Respond(1, LeaveResponse NONE), on a connection that no longer exists.
+            leave();
+            d.answerWrites();
+            List<CoordinatorEffect> onConn1 = d.history.stream().map(CoordinatorDriver.Timed::effect)
+                    .filter(e -> e.equals(new CloseConnection(1))
+                            || e instanceof Respond r && r.connectionId() == 1 && r.response() instanceof LeaveResponse)
+                    .toList();
+            assertTrue(onConn1.get(0) instanceof Respond, "the Leave must be answered before its connection closes: "
+                    + onConn1);
+        }
+    }
+
+    /** D2/D5: a deposed or possibly expired coordinator neither writes nor commands. */
+    @Nested
+    class FencingAndSessions {
+        @Test
+        void fencedWriteStandsDownAtOnce() {
+            twoStableMembers();
+            d.register(3, G, "c", "t");
+            List<CoordinatorEffect> effects = d.fence(d.onlyWrite().writeId());
+            assertTrue(only(effects, Notice.class).size() >= 1, effects.toString());
+            assertEquals(List.of(new CloseConnection(1), new CloseConnection(2), new CloseConnection(3)),
+                    only(effects, CloseConnection.class));
+            assertTrue(effects.contains(new CancelAllTimers()));
+            assertEquals(new Resign(true), effects.get(effects.size() - 1));
+            assertTrue(only(effects, SendRequest.class).isEmpty());
+            assertTrue(only(effects, Respond.class).isEmpty(), "c is not told it registered");
+            assertEquals(Coordinator.Role.FOLLOWER, d.coordinator.role());
+            assertTrue(d.coordinator.groups().isEmpty());
+        }
+
+        @Test
+        void disconnectedCoordinatorSendsNoCommandUntilSyncConnected() {
+            twoStableMembers();
+            d.register(3, G, "c", "t");
+            d.answerWrites();
+            d.ackStop(1);
+            d.ackStop(3);
+            d.keepSessionFresh = false;
+            int sentBefore = d.all(SendRequest.class).size();
+
+            d.feed(new CoordinatorEvent.ZkDisconnected());
+            d.fire(new Barrier(G));
+            d.fire(new PingDue(G, "a"));
+            assertEquals(sentBefore, d.all(SendRequest.class).size());
+            assertFalse(d.coordinator.canCommandAt(d.now));
+
+            assertEquals(1, stopsOfGeneration2(2), "no Stop while disconnected");
+            d.feed(new CoordinatorEvent.ZkSyncConnected(d.now));
+            d.fire(new Barrier(G));
+            assertEquals(2, stopsOfGeneration2(2), "the Stop round resumes");
+            d.fire(new PingDue(G, "a"));
+            assertEquals(1, d.sent(1, PingRequest.class).size());
+        }
+
+        void pingWithAStaleSession() {
+            d.activate(EPOCH);
+            d.join(1, G, "a", "t");
+            d.keepSessionFresh = false;
+            long lastAck = d.now; // the last write's answer
+            long until = d.config.commandableUntilMs(lastAck);
+            assertTrue(d.coordinator.canCommandAt(until - 1));
+            d.advanceTo(until);
+            d.feed(new CoordinatorEvent.TimerFired(new PingDue(G, "a")));
+        }
+
+        @Test
+        void coordinatorWhoseLastZooKeeperAnswerIsTooOldSendsNoCommand() {
+            pingWithAStaleSession();
+            assertFalse(d.coordinator.canCommandAt(d.now));
+            assertTrue(d.sent(1, PingRequest.class).isEmpty());
+        }
+
+        @Test
+        void withoutFencingAStaleCoordinatorStillCommandsAndWritesUnfenced() {
+            // Negative control (D2/D5).
+            d = new CoordinatorDriver(Set.of(Defect.NO_FENCING));
+            pingWithAStaleSession();
+            assertTrue(d.coordinator.canCommandAt(d.now));
+            assertEquals(1, d.sent(1, PingRequest.class).size());
+            assertFalse(d.all(Write.class).isEmpty());
+            assertTrue(d.all(Write.class).stream().noneMatch(Write::fenced));
+        }
+
+        @Test
+        void sessionExpiryResetsEverythingAndRunsForElectionAgain() {
+            d.activate(EPOCH);
+            d.join(1, G, "a", "t");
+            List<CoordinatorEffect> effects = d.feed(new CoordinatorEvent.ZkExpired());
+            assertTrue(effects.contains(new CloseConnection(1)));
+            assertTrue(effects.contains(new CancelAllTimers()));
+            assertEquals(new RunForElection(), effects.get(effects.size() - 1));
+            assertEquals(Coordinator.Role.FOLLOWER, d.coordinator.role());
+            assertTrue(d.coordinator.groups().isEmpty());
+            assertTrue(d.timers.isEmpty());
+        }
+    }
+
+    /** DESIGN §4: a write whose answer was lost is resolved by reading back, never re-sent blindly. */
+    @Nested
+    class UnknownWriteOutcome {
+        long firstWrite;
+
+        @BeforeEach
+        void registrationWriteLost() {
+            d.activate(EPOCH);
+            d.register(1, G, "a", "t");
+            firstWrite = d.onlyWrite().writeId();
+            d.feed(new CoordinatorEvent.ZkDisconnected());
+            List<CoordinatorEffect> effects = d.failWrite(firstWrite, true);
+            assertTrue(only(effects, Respond.class).isEmpty());
+            assertTrue(d.timers.containsKey(new CoordinatorTimer.ZkRetry()));
+        }
+
+        List<CoordinatorEffect> readBack(GroupSnapshot snapshot) {
+            d.takeRead(new ZkRead.Group(G));
+            return d.feed(new CoordinatorEvent.GroupRead(G, snapshot, d.now));
+        }
+
+        @Test
+        void syncConnectedReadsTheGroupBack() {
+            List<CoordinatorEffect> effects = d.feed(new CoordinatorEvent.ZkSyncConnected(d.now));
+            assertTrue(effects.contains(new Read(new ZkRead.Group(G))), effects.toString());
+            assertTrue(only(effects, Write.class).isEmpty(), "not re-sent blindly");
+        }
+
+        @Test
+        void zkRetryWhileDisconnectedWaitsAndLaterWritesQueueBehindTheUnresolvedOne() {
+            List<CoordinatorEffect> effects = d.fire(new CoordinatorTimer.ZkRetry());
+            assertTrue(only(effects, Read.class).isEmpty(), effects.toString());
+            assertTrue(d.timers.containsKey(new CoordinatorTimer.ZkRetry()));
+            d.register(2, G, "b", "t");
+            assertTrue(d.writes.isEmpty(), "b's write must not overtake the unresolved one");
+        }
+
+        @Test
+        void zkRetryTimerReadsTheGroupBackWhenConnected() {
+            d = new CoordinatorDriver();
+            d.activate(EPOCH);
+            d.register(1, G, "a", "t");
+            d.failWrite(d.onlyWrite().writeId(), true);
+            List<CoordinatorEffect> effects = d.fire(new CoordinatorTimer.ZkRetry());
+            assertTrue(effects.contains(new Read(new ZkRead.Group(G))), effects.toString());
+            assertTrue(only(effects, Write.class).isEmpty());
+        }
+
+        @Test
+        void readBackThatReflectsTheWriteCompletesItWithoutASecondWrite() {
+            d.feed(new CoordinatorEvent.ZkSyncConnected(d.now));
+            GroupSnapshot applied = GroupSnapshot.of(0, "range", Map.of("a", registration("t")), Map.of(), Map.of());
+            List<CoordinatorEffect> effects = readBack(applied);
+            assertTrue(only(effects, Write.class).isEmpty(), effects.toString());
+            assertEquals(new RegisterResponse(ErrorCode.NONE, EPOCH, "a"), d.lastResponse(1, RegisterResponse.class));
+        }
+
+        @Test
+        void readBackThatDoesNotReflectTheWriteSendsTheSameOpsAgainUnderANewId() {
+            Write lost = d.all(Write.class).get(0);
+            d.feed(new CoordinatorEvent.ZkSyncConnected(d.now));
+            List<CoordinatorEffect> effects = readBack(GroupSnapshot.empty("range"));
+            Write again = single(only(effects, Write.class));
+            assertNotEquals(firstWrite, again.writeId());
+            assertEquals(lost.ops(), again.ops());
+            assertTrue(only(effects, Respond.class).isEmpty());
+            d.commit(again.writeId());
+            assertEquals(ErrorCode.NONE, d.lastResponse(1, RegisterResponse.class).errorCode());
+        }
+    }
+
+    /** Seed checks 3.1–3.5 plus 3.6, and D12: run only when something changed, and always then. */
+    @Nested
+    class NecessityCheck {
+        @BeforeEach
+        void stable() {
+            d.activate(EPOCH);
+            d.join(1, G, "a", "t");
+        }
+
+        int stops() {
+            return d.sent(1, StopRequest.class).size();
+        }
+
+        @Test
+        void triggerWithNothingChangedSendsNoStop() {
+            int before = stops();
+            d.feed(new CoordinatorEvent.GroupMemberChange(G));
+            d.takeRead(new ZkRead.Group(G));
+            List<CoordinatorEffect> effects = d.feed(new CoordinatorEvent.GroupRead(G, GroupSnapshot.of(1, "range",
+                    Map.of("a", registration("t")), d.view(G).owners(), Map.of()), d.now));
+            assertTrue(only(effects, SendRequest.class).isEmpty(), effects.toString());
+            assertTrue(only(effects, Write.class).isEmpty(), effects.toString());
+            assertEquals(before, stops());
+            assertTrue(d.view(G).stable());
+            assertEquals(1, d.view(G).generation());
+        }
+
+        @Test
+        void vanishedTopicDropsItsOwners() {
+            d.feed(new CoordinatorEvent.TopicPartitionChange("t"));
+            d.takeRead(new ZkRead.Topic("t"));
+            d.feed(new CoordinatorEvent.TopicRead("t", List.of(), d.now));
+            assertEquals(new StopRequest(EPOCH, 1), d.pending(1, StopRequest.class).request());
+            d.ackStop(1);
+            Write w = d.onlyWrite();
+            assertTrue(w.ops().contains(new ZkOp.DeleteOwner(G, tp(0))), w.toString());
+            assertTrue(w.ops().contains(new ZkOp.DeleteOwner(G, tp(1))), w.toString());
+            assertTrue(w.ops().stream().noneMatch(op -> op instanceof ZkOp.PutOwner), w.toString());
+            d.settle();
+            assertEquals(Map.of(), d.view(G).owners());
+            assertEquals(List.of(), d.sent(1, StartRequest.class).get(1).assigned());
+        }
+
+        @Test
+        void newPartitionTriggersARun() {
+            d.feed(new CoordinatorEvent.TopicPartitionChange("t"));
+            d.takeRead(new ZkRead.Topic("t"));
+            d.feed(new CoordinatorEvent.TopicRead("t", CoordinatorDriver.partitions(3), d.now));
+            assertEquals(new StopRequest(EPOCH, 1), d.pending(1, StopRequest.class).request());
+            d.settle();
+            assertEquals(stream("a"), d.view(G).owners().get(tp(2)));
+            assertEquals(2, d.view(G).generation());
+        }
+
+        @Test
+        void memberNotStartedInTheCurrentGenerationIsStoppedAndStarted() {
+            // 3.6: same owners, but a re-registered on a new connection and fetches nothing there.
+            List<CoordinatorEffect> effects = d.register(9, G, "a", "t");
+            assertTrue(effects.contains(new CloseConnection(1)));
+            assertTrue(only(effects, Write.class).isEmpty(), "same registration: nothing to write");
+            assertEquals(ErrorCode.NONE, d.lastResponse(9, RegisterResponse.class).errorCode());
+            assertEquals(new StopRequest(EPOCH, 1), d.pending(9, StopRequest.class).request());
+            d.ackStop(9);
+            d.fire(new Barrier(G)); // the old incarnation's lease
+            d.settle();
+            GroupView v = d.view(G);
+            assertTrue(v.stable(), v.toString());
+            assertEquals(Map.of("a", 2), v.started());
+        }
+    }
+
+    /** DESIGN §5 graceful handover: stop everyone, record the handover, resign. */
+    @Nested
+    class GracefulHandover {
+        @BeforeEach
+        void stable() {
+            twoStableMembers();
+        }
+
+        @Test
+        void handoverStopsEveryoneThenRecordsItThenResigns() {
+            List<CoordinatorEffect> effects = d.feed(new CoordinatorEvent.HandoverRequested());
+            assertEquals(Coordinator.Role.HANDING_OVER, d.coordinator.role());
+            assertTrue(effects.contains(new CancelTimer(new PingDue(G, "a"))));
+            assertTrue(effects.contains(new CancelTimer(new PingDue(G, "b"))));
+            assertEquals(new StopRequest(EPOCH, 2), d.pending(1, StopRequest.class).request());
+            assertEquals(new StopRequest(EPOCH, 2), d.pending(2, StopRequest.class).request());
+
+            d.feed(new CoordinatorEvent.TimerFired(new PingDue(G, "a")));
+            assertTrue(d.sent(1, PingRequest.class).isEmpty(), "no more pings");
+
+            d.ackStop(1);
+            assertTrue(d.writes.isEmpty());
+            d.ackStop(2);
+            Write w = d.onlyWrite();
+            assertEquals(List.of(new ZkOp.PutHandover(EPOCH)), w.ops());
+            assertTrue(w.fenced());
+            assertEquals(EPOCH, w.epoch());
+
+            effects = d.commit(w.writeId());
+            assertTrue(effects.contains(new Resign(false)), effects.toString());
+            assertEquals(new HandedOver(EPOCH), effects.get(effects.size() - 1));
+            assertEquals(Coordinator.Role.CLOSED, d.coordinator.role());
+        }
+
+        @Test
+        void sessionExpiryDuringHandoverDoesNotRejoinTheElection() {
+            // Was a bug: ZkExpired always reset and emitted RunForElection, even while HANDING_OVER (the broker is
+            // shutting down), unlike a fenced write during handover, which ends in Resign(false) + HandedOver:
+            //   1. HandoverRequested → Stops sent, role HANDING_OVER;
+            //   2. the session expires before every Stop is acknowledged;
+            //   3. the core emits RunForElection and returns to FOLLOWER: the closing broker may win again, and
+            //      HandedOver never comes, so the runtime's shutdown waits for nothing.
+            d.feed(new CoordinatorEvent.HandoverRequested());
+            List<CoordinatorEffect> effects = d.feed(new CoordinatorEvent.ZkExpired());
+            assertFalse(effects.contains(new RunForElection()), effects.toString());
+            assertEquals(Coordinator.Role.CLOSED, d.coordinator.role());
+        }
+
+        @Test
+        void handoverWaitsOutTheLeaseOfAMemberThatDoesNotStop() {
+            long lastGrant = d.history.stream().filter(t -> t.effect() instanceof SendRequest s
+                    && s.request() instanceof StartRequest).mapToLong(CoordinatorDriver.Timed::atMs).max().orElseThrow();
+            d.feed(new CoordinatorEvent.HandoverRequested());
+            d.ackStop(1);
+            assertTrue(d.writes.isEmpty());
+            assertEquals(d.config.leaseSurelyOverMs(lastGrant, LEASE_MS),
+                    d.deadline(new CoordinatorTimer.HandoverDeadline()));
+            d.fire(new CoordinatorTimer.HandoverDeadline());
+            assertEquals(List.of(new ZkOp.PutHandover(EPOCH)), d.onlyWrite().ops());
+        }
+    }
+}
