@@ -1,0 +1,172 @@
+package shepherd.zookeeper;
+
+import java.util.List;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.ZooDefs.Ids;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import shepherd.coordination.CoordinatorEvent;
+import shepherd.zookeeper.ZnodeCodec.EpochValue;
+
+/**
+ * The election of DESIGN §5 on the real client: one multi that creates the ephemeral {@code /consumers/coordinator}
+ * and bumps {@code /consumers/epoch} conditionally on the version read just before, so winning and taking the new
+ * epoch (the new data version) are one atomic step. NodeExists → an {@code exists} watch and LeaderObserved;
+ * a lost reply → the node is ours iff its ephemeral owner is our current session. Runs on the adapter's thread.
+ */
+final class Election {
+    private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperAdapter.class);
+
+    private final ZooKeeperAdapter adapter;
+    private boolean wantElection;
+    private boolean coordinator;
+
+    Election(ZooKeeperAdapter adapter) {
+        this.adapter = adapter;
+    }
+
+    /** RunForElection: want the role until won, resigned or the session ends. */
+    void run(ZkSession s) {
+        wantElection = true;
+        coordinator = false;
+        runForElection(s);
+    }
+
+    /** A new session: whatever we held or wanted ended with the old one (the core runs again after ZkExpired). */
+    void reset() {
+        wantElection = false;
+        coordinator = false;
+    }
+
+    /** The watched election node changed (deleted): try again if we still want it. */
+    void leaderNodeChanged(ZkSession s) {
+        if (wantElection && !coordinator) {
+            runForElection(s);
+        }
+    }
+
+    private void runForElection(ZkSession s) {
+        s.zk.getData(ZkPaths.EPOCH, false, (rc, path, ctx, data, stat) -> adapter.post(s, () -> {
+            if (!wantElection || coordinator) {
+                return;
+            }
+            if (Code.get(rc) != Code.OK) {
+                retryElectionLater(s);
+                return;
+            }
+            int version = stat.getVersion();
+            boolean handover = adapter.decodeOrSkip(path, stat, () -> ZnodeCodec.decodeEpoch(path, data))
+                    .map(EpochValue::handover).orElse(false);
+            long sentAtMs = adapter.now();
+            List<Op> ops = List.of(
+                    Op.create(ZkPaths.COORDINATOR, ZnodeCodec.encodeCoordinator(adapter.config().brokerId()),
+                            Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL),
+                    Op.setData(ZkPaths.EPOCH,
+                            ZnodeCodec.encodeEpoch(new EpochValue(adapter.config().brokerId(), false)), version));
+            s.zk.multi(ops, (rc2, p, ctx2, results) -> adapter.post(s,
+                    () -> onElectionResult(s, Code.get(rc2), version, handover, sentAtMs)), null);
+        }), null);
+    }
+
+    private void onElectionResult(ZkSession s, Code code, int version, boolean handover, long sentAtMs) {
+        if (!wantElection || coordinator) {
+            return;
+        }
+        switch (code) {
+            // The multi committed: the epoch is the version our setData produced.
+            case OK -> won(version + 1, handover, sentAtMs);
+            // Someone else holds the node: watch it, retry when it goes.
+            case NODEEXISTS -> watchLeader(s, handover);
+            // Another broker won and bumped the epoch between our read and our multi: read again.
+            case BADVERSION -> runForElection(s);
+            // The reply was lost: the multi may have committed.
+            case CONNECTIONLOSS -> resolveLostElection(s, handover);
+            // The session is gone; the new one starts over after ZkExpired.
+            case SESSIONEXPIRED -> { }
+            default -> retryElectionLater(s);
+        }
+    }
+
+    private void won(int epoch, boolean handover, long sentAtMs) {
+        wantElection = false;
+        coordinator = true;
+        LOG.info("broker {} won the election, epoch {}{}", adapter.config().brokerId(), epoch,
+                handover ? " (previous epoch handed over cleanly)" : "");
+        adapter.emit(new CoordinatorEvent.ElectionWon(epoch, handover, sentAtMs));
+    }
+
+    /** The election node is ours iff its ephemeral owner is our current session (DESIGN §5). */
+    private void resolveLostElection(ZkSession s, boolean handover) {
+        long sentAtMs = adapter.now();
+        s.zk.exists(ZkPaths.COORDINATOR, false, (rc, path, ctx, node) -> adapter.post(s, () -> {
+            Code code = Code.get(rc);
+            if (!wantElection || coordinator || code == Code.SESSIONEXPIRED) {
+                return;
+            }
+            if (code == Code.OK && node.getEphemeralOwner() == s.zk.getSessionId()) {
+                s.zk.exists(ZkPaths.EPOCH, false, (rc2, p2, ctx2, epoch) -> adapter.post(s, () -> {
+                    if (Code.get(rc2) == Code.OK) {
+                        if (wantElection && !coordinator) {
+                            won(epoch.getVersion(), handover, sentAtMs);
+                        }
+                    } else {
+                        adapter.retryLater(s, () -> resolveLostElection(s, handover));
+                    }
+                }), null);
+            } else if (code == Code.OK || code == Code.NONODE) {
+                runForElection(s);
+            } else {
+                adapter.retryLater(s, () -> resolveLostElection(s, handover));
+            }
+        }), null);
+    }
+
+    private void watchLeader(ZkSession s, boolean handover) {
+        s.zk.exists(ZkPaths.COORDINATOR, true, (rc, path, ctx, stat) -> adapter.post(s, () -> {
+            if (!wantElection || coordinator) {
+                return;
+            }
+            Code code = Code.get(rc);
+            if (code == Code.NONODE) {
+                runForElection(s);
+            } else if (code == Code.OK && stat.getEphemeralOwner() == s.id()) {
+                // Our own node: an earlier attempt of ours committed though its reply never reached us.
+                resolveLostElection(s, handover);
+            } else if (code == Code.OK) {
+                s.zk.getData(ZkPaths.EPOCH, false, (rc2, p2, ctx2, data, epochStat) -> adapter.post(s, () -> {
+                    if (Code.get(rc2) == Code.OK) {
+                        adapter.decodeOrSkip(p2, epochStat, () -> ZnodeCodec.decodeEpoch(p2, data))
+                                .ifPresent(e -> adapter.emit(
+                                        new CoordinatorEvent.LeaderObserved(e.brokerId(), epochStat.getVersion())));
+                    }
+                }), null);
+            } else if (code != Code.SESSIONEXPIRED) {
+                retryElectionLater(s);
+            }
+        }), null);
+    }
+
+    private void retryElectionLater(ZkSession s) {
+        adapter.retryLater(s, () -> {
+            if (wantElection && !coordinator) {
+                runForElection(s);
+            }
+        });
+    }
+
+    void resign(ZkSession s, boolean rejoin) {
+        wantElection = false;
+        coordinator = false;
+        s.zk.exists(ZkPaths.COORDINATOR, false, (rc, path, ctx, node) -> adapter.post(s, () -> {
+            if (Code.get(rc) == Code.OK && node.getEphemeralOwner() == s.zk.getSessionId()) {
+                s.zk.delete(ZkPaths.COORDINATOR, node.getVersion(), (rc2, p2, ctx2) -> { }, null);
+            }
+            if (rejoin) {
+                wantElection = true;
+                runForElection(s);
+            }
+        }), null);
+    }
+}

@@ -1,0 +1,184 @@
+package shepherd.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.ZooDefs.Ids;
+import shepherd.coordination.CoordinatorEffect;
+import shepherd.coordination.ZkOp;
+import shepherd.zookeeper.ZnodeCodec.EpochValue;
+import shepherd.zookeeper.ZnodeCodec.GroupValue;
+import shepherd.zookeeper.ZnodeCodec.OwnerValue;
+
+/**
+ * Turns one {@link CoordinatorEffect.Write} into ZooKeeper {@code multi}s, pure and testable without a server.
+ *
+ * <p>ZooKeeper's multi has no "create or overwrite": a create of an existing node or a setData of a missing one
+ * fails the whole multi. So the adapter first learns which of the touched paths exist ({@link #probes}, answered by
+ * {@code exists} reads issued after every earlier multi of the session, hence seeing their effects — ZooKeeper
+ * answers one session's requests in order), and the planner picks create or setData per node and creates missing
+ * parents, tracking what the earlier ops of the same write create or delete.
+ *
+ * <p>A multi is one packet and ZooKeeper refuses packets over {@code jute.maxbuffer} (1 MiB by default), so the
+ * ops are cut into several multis below {@code multiBytesMax}, each led by the same
+ * {@code check(/consumers/epoch, epoch)}: every part is fenced on its own. A handover's {@code setData} of the
+ * epoch node changes its version, so it goes last, in the last part.
+ */
+final class WritePlanner {
+    /** Bytes a multi's op costs beyond its path and data (headers, ACL, flags): generous on purpose. */
+    static final int OP_OVERHEAD_BYTES = 64;
+
+    private WritePlanner() {}
+
+    /** Every path whose existence decides how the write's ops translate: the touched nodes and their ancestors. */
+    static Set<String> probes(List<ZkOp> ops) {
+        Set<String> paths = new LinkedHashSet<>();
+        for (ZkOp op : ops) {
+            String path = target(op);
+            if (path == null) {
+                continue;
+            }
+            for (String p = path; !p.equals("/"); p = ZkPaths.parent(p)) {
+                paths.add(p);
+            }
+        }
+        return paths;
+    }
+
+    /**
+     * The multis to issue, in order.
+     *
+     * @param exists        what the probes found (every path of {@link #probes} must be answered)
+     * @param multiBytesMax the size at which a multi is cut; at least one op always goes into each part
+     */
+    static List<List<Op>> plan(CoordinatorEffect.Write write, int brokerId, Predicate<String> exists,
+            int multiBytesMax) {
+        Tree tree = new Tree(exists);
+        List<Sized> ops = new ArrayList<>();
+        List<Sized> last = new ArrayList<>();
+        for (ZkOp op : write.ops()) {
+            translate(op, write.epoch(), brokerId, tree, op instanceof ZkOp.PutHandover ? last : ops);
+        }
+        ops.addAll(last);
+        return split(write, ops, multiBytesMax);
+    }
+
+    private static List<List<Op>> split(CoordinatorEffect.Write write, List<Sized> ops, int multiBytesMax) {
+        List<List<Op>> parts = new ArrayList<>();
+        List<Op> part = newPart(write);
+        int bytes = 0;
+        for (Sized sized : ops) {
+            int size = sized.bytes();
+            if (bytes + size > multiBytesMax && part.size() > (write.fenced() ? 1 : 0)) {
+                parts.add(part);
+                part = newPart(write);
+                bytes = 0;
+            }
+            part.add(sized.op());
+            bytes += size;
+        }
+        if (part.size() > (write.fenced() ? 1 : 0) || parts.isEmpty()) {
+            parts.add(part);
+        }
+        return parts;
+    }
+
+    private static List<Op> newPart(CoordinatorEffect.Write write) {
+        List<Op> part = new ArrayList<>();
+        if (write.fenced()) {
+            part.add(Op.check(ZkPaths.EPOCH, write.epoch()));
+        }
+        return part;
+    }
+
+    /** An op with the bytes it adds to its multi's packet (ZooKeeper's {@code Op} does not expose its data). */
+    record Sized(Op op, int bytes) {
+        static Sized of(Op op, byte[] data) {
+            return new Sized(op, OP_OVERHEAD_BYTES + op.getPath().getBytes(StandardCharsets.UTF_8).length
+                    + (data == null ? 0 : data.length));
+        }
+    }
+
+    private static String target(ZkOp op) {
+        if (op instanceof ZkOp.PutGroup p) {
+            return ZkPaths.group(p.group());
+        } else if (op instanceof ZkOp.PutRegistration p) {
+            return ZkPaths.registration(p.group(), p.consumerId());
+        } else if (op instanceof ZkOp.DeleteRegistration p) {
+            return ZkPaths.registration(p.group(), p.consumerId());
+        } else if (op instanceof ZkOp.PutOwner p) {
+            return ZkPaths.owner(p.group(), p.partition());
+        } else if (op instanceof ZkOp.DeleteOwner p) {
+            return ZkPaths.owner(p.group(), p.partition());
+        } else if (op instanceof ZkOp.PutOffset p) {
+            return ZkPaths.offset(p.group(), p.partition());
+        }
+        return null; // PutHandover: /consumers/epoch always exists
+    }
+
+    private static void translate(ZkOp op, int epoch, int brokerId, Tree tree, List<Sized> out) {
+        if (op instanceof ZkOp.PutGroup p) {
+            tree.put(target(op), ZnodeCodec.encodeGroup(new GroupValue(p.generation(), p.assignor())), out);
+        } else if (op instanceof ZkOp.PutRegistration p) {
+            tree.put(target(op), ZnodeCodec.encodeRegistration(p.registration()), out);
+        } else if (op instanceof ZkOp.PutOwner p) {
+            tree.put(target(op), ZnodeCodec.encodeOwner(new OwnerValue(p.owner(), p.generation())), out);
+        } else if (op instanceof ZkOp.PutOffset p) {
+            tree.put(target(op), ZnodeCodec.encodeOffset(p.offset()), out);
+        } else if (op instanceof ZkOp.DeleteRegistration || op instanceof ZkOp.DeleteOwner) {
+            tree.delete(target(op), out);
+        } else if (op instanceof ZkOp.PutHandover) {
+            // Conditional on the epoch itself: only the coordinator of that epoch records its own handover.
+            byte[] data = ZnodeCodec.encodeEpoch(new EpochValue(brokerId, true));
+            out.add(Sized.of(Op.setData(ZkPaths.EPOCH, data, epoch), data));
+        }
+    }
+
+    /** The tree as the probes found it, updated by the ops planned so far. */
+    private static final class Tree {
+        private final Predicate<String> probed;
+        private final Map<String, Boolean> changed = new HashMap<>();
+
+        Tree(Predicate<String> probed) {
+            this.probed = probed;
+        }
+
+        boolean exists(String path) {
+            Boolean known = changed.get(path);
+            return known != null ? known : probed.test(path);
+        }
+
+        void ensure(String path, List<Sized> out) {
+            if (path.equals("/") || exists(path)) {
+                return;
+            }
+            ensure(ZkPaths.parent(path), out);
+            out.add(Sized.of(Op.create(path, new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT), null));
+            changed.put(path, true);
+        }
+
+        void put(String path, byte[] data, List<Sized> out) {
+            if (exists(path)) {
+                out.add(Sized.of(Op.setData(path, data, -1), data));
+                return;
+            }
+            ensure(ZkPaths.parent(path), out);
+            out.add(Sized.of(Op.create(path, data, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT), data));
+            changed.put(path, true);
+        }
+
+        void delete(String path, List<Sized> out) {
+            if (exists(path)) {
+                out.add(Sized.of(Op.delete(path, -1), null));
+                changed.put(path, false);
+            }
+        }
+    }
+}

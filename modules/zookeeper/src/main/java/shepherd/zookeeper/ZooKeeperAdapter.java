@@ -1,0 +1,395 @@
+package shepherd.zookeeper;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher.Event.EventType;
+import org.apache.zookeeper.ZooDefs.Ids;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import shepherd.coordination.CoordinatorEffect;
+import shepherd.coordination.CoordinatorEvent;
+import shepherd.protocol.BrokerInfo;
+import shepherd.zookeeper.ZnodeCodec.EpochValue;
+
+/**
+ * The coordinator core's hands on ZooKeeper: it executes the ZooKeeper effects ({@link #execute}) and turns every
+ * answer, watch firing and session change into a {@link CoordinatorEvent} on the broker's queue (the sink).
+ *
+ * <p><b>One thread.</b> All of the adapter's state lives on one executor thread. ZooKeeper delivers a session's
+ * callbacks and watch events on its own single event thread in the order the server produced them; the adapter
+ * re-posts each to its thread, which keeps that order, and calls the sink only from there. So the queue sees events
+ * in ZooKeeper's order, and no request is ever blocking a thread that must deliver a session event.
+ *
+ * <p><b>Sessions.</b> Each ZooKeeper handle is wrapped in a {@code ZkSession}; everything that comes back is checked
+ * against the current one and dropped if it belongs to an older handle. On Expired the adapter enqueues
+ * {@link CoordinatorEvent.ZkExpired} first, then closes the handle and opens a new session: the new handle does not
+ * exist before ZkExpired is enqueued, so nothing of the new session can overtake it. Effects arriving before a
+ * session's first SyncConnected wait for it.
+ *
+ * <p><b>Election</b> (DESIGN §5) is one multi — create the ephemeral {@code /consumers/coordinator} and
+ * {@code setData(/consumers/epoch)} conditional on the version read just before — so winning and taking the new
+ * epoch (= the new data version) are one atomic step; a lost reply is resolved by the node's ephemeral owner.
+ *
+ * <p><b>Writes</b> are multis led by {@code check(/consumers/epoch, epoch)} (see {@link WritePlanner}), prepared one
+ * write at a time so that each write's existence probes see every earlier write of the session.
+ *
+ * <p>The parts live in {@code Election}, {@code TreeReader}, {@code FencedWriter} and {@code BrokerRegistry}; all of
+ * them run on this adapter's thread and reach ZooKeeper only through the current {@code ZkSession}. The tree and
+ * its values: {@code docs/zookeeper-layout.md}.
+ */
+public final class ZooKeeperAdapter implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperAdapter.class);
+    /** Distinct garbage znode versions remembered so each is logged once; the memory is cleared past this. */
+    private static final int GARBAGE_REMEMBERED_MAX = 10_000;
+
+    /**
+     * @param retryMs       delay before retrying an election step or a registration after a transient failure
+     * @param multiBytesMax size at which a write is cut into several multis, below the 1 MiB jute.maxbuffer
+     */
+    public record Config(String connectString, int sessionTimeoutMs, int brokerId, long retryMs, int multiBytesMax) {
+        public Config {
+            Objects.requireNonNull(connectString, "connectString");
+            if (sessionTimeoutMs <= 0 || retryMs <= 0 || multiBytesMax <= 0) {
+                throw new IllegalArgumentException("timeouts and sizes must be positive: " + sessionTimeoutMs
+                        + ", " + retryMs + ", " + multiBytesMax);
+            }
+        }
+
+        public static Config of(String connectString, int sessionTimeoutMs, int brokerId) {
+            return new Config(connectString, sessionTimeoutMs, brokerId, 200, 900 * 1024);
+        }
+    }
+
+    private final Config config;
+    private final Consumer<CoordinatorEvent> sink;
+    private final LongSupplier clock;
+    private final ScheduledExecutorService loop;
+    private final AtomicLong garbage = new AtomicLong();
+    private final AtomicBoolean closing = new AtomicBoolean();
+
+    // Loop-thread state.
+    private final Map<String, Long> garbageSeen = new LinkedHashMap<>();
+    private volatile ZkSession session;
+    private boolean closed;
+    private final Election election = new Election(this);
+    private final TreeReader reader = new TreeReader(this);
+    private final FencedWriter writer = new FencedWriter(this);
+    private final BrokerRegistry registry = new BrokerRegistry(this);
+
+    private ZooKeeperAdapter(Config config, Consumer<CoordinatorEvent> sink, LongSupplier clock) {
+        this.config = config;
+        this.sink = sink;
+        this.clock = clock;
+        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "shepherd-zk-adapter-" + config.brokerId());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Opens the first session; events go to {@code sink}, {@code clock} stamps every request's {@code sentAtMs}. */
+    public static ZooKeeperAdapter open(Config config, Consumer<CoordinatorEvent> sink, LongSupplier clock) {
+        ZooKeeperAdapter adapter = new ZooKeeperAdapter(config, Objects.requireNonNull(sink, "sink"),
+                Objects.requireNonNull(clock, "clock"));
+        adapter.onLoop(adapter::newSession);
+        return adapter;
+    }
+
+    /** Executes a ZooKeeper effect (RunForElection, Resign, Read, KeepAlive, Write); other effects are refused. */
+    public void execute(CoordinatorEffect effect) {
+        Objects.requireNonNull(effect, "effect");
+        if (!(effect instanceof CoordinatorEffect.RunForElection || effect instanceof CoordinatorEffect.Resign
+                || effect instanceof CoordinatorEffect.Read || effect instanceof CoordinatorEffect.KeepAlive
+                || effect instanceof CoordinatorEffect.Write)) {
+            throw new IllegalArgumentException("not a ZooKeeper effect: " + effect);
+        }
+        onLoop(() -> whenConnected(s -> dispatchInOrder(s, effect)));
+    }
+
+    /**
+     * Registers this broker under {@code /brokers/ids/[id]} now and again after every new session. The future
+     * completes when the first registration holds, or fails with {@link DuplicateBrokerIdException}.
+     */
+    public CompletableFuture<Void> registerBroker(BrokerInfo info) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        onLoop(() -> registry.register(session, info, done));
+        return done;
+    }
+
+    /** How many garbage znode values were found (each version of a node counted once) and skipped. */
+    public long garbageCount() {
+        return garbage.get();
+    }
+
+    /** The current session's id (0 before it is established). */
+    public long sessionId() {
+        ZkSession s = session;
+        return s == null ? 0 : s.id();
+    }
+
+    /** For tests that end the session on the server side with a second handle. */
+    byte[] sessionPassword() {
+        return session.zk.getSessionPasswd();
+    }
+
+    /** Closes the session (its ephemeral nodes go at once) and stops the adapter's thread; idempotent. */
+    @Override
+    public void close() {
+        if (closing.getAndSet(true)) {
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        onLoop(() -> {
+            closed = true;
+            closeQuietly(session);
+            done.complete(null);
+        });
+        try {
+            done.get(config.sessionTimeoutMs() + 5_000L, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            LOG.warn("closing the ZooKeeper session did not finish: {}", e.toString());
+        }
+        loop.shutdown();
+    }
+
+    // ------------------------------------------------------------------ the loop and sessions
+
+    private void onLoop(Runnable task) {
+        try {
+            loop.execute(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    LOG.error("ZooKeeper adapter task failed", e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.debug("adapter closed; dropped a task");
+        }
+    }
+
+    /** Runs {@code r} on the loop if {@code s} is still the current session. */
+    void post(ZkSession s, Runnable r) {
+        onLoop(() -> {
+            if (s == session && !closed) {
+                r.run();
+            }
+        });
+    }
+
+    Config config() {
+        return config;
+    }
+
+    long now() {
+        return clock.getAsLong();
+    }
+
+    /** Runs {@code r} on the loop after {@code retryMs}, if {@code s} is still the current session then. */
+    void retryLater(ZkSession s, Runnable r) {
+        try {
+            loop.schedule(() -> post(s, r), config.retryMs(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("adapter closed; dropped a retry");
+        }
+    }
+
+    void emit(CoordinatorEvent event) {
+        sink.accept(event);
+    }
+
+    private void newSession() {
+        ZkSession s = new ZkSession(this);
+        try {
+            s.zk = new ZooKeeper(config.connectString(), config.sessionTimeoutMs(), s);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open a ZooKeeper session with " + config.connectString(), e);
+        }
+        session = s;
+        election.reset();
+        writer.reset();
+    }
+
+    private void whenConnected(Consumer<ZkSession> action) {
+        ZkSession s = session;
+        if (closed) {
+            return;
+        }
+        if (s.established) {
+            action.accept(s);
+        } else {
+            s.waiting.add(action);
+        }
+    }
+
+    void onZkEvent(ZkSession s, WatchedEvent event) {
+        if (event.getType() != EventType.None) {
+            onWatch(s, event);
+            return;
+        }
+        switch (event.getState()) {
+            // The first SyncConnected of a session opens it; a later one ends a disconnection.
+            case SyncConnected -> {
+                if (!s.established) {
+                    established(s);
+                } else if (s.disconnected) {
+                    s.disconnected = false;
+                    // The reconnect request left after we saw the disconnection: a safe lower bound of its send time.
+                    emit(new CoordinatorEvent.ZkSyncConnected(s.disconnectedAtMs));
+                }
+            }
+            // The session may live on; the core stops commanding at once.
+            case Disconnected -> {
+                if (s.established && !s.disconnected) {
+                    s.disconnected = true;
+                    s.disconnectedAtMs = clock.getAsLong();
+                    emit(new CoordinatorEvent.ZkDisconnected());
+                }
+            }
+            // Ordering obligation: ZkExpired is enqueued before the new handle even exists.
+            case Expired -> {
+                LOG.warn("ZooKeeper session 0x{} expired; opening a new one", Long.toHexString(s.zk.getSessionId()));
+                emit(new CoordinatorEvent.ZkExpired());
+                registry.sessionEnded(s.id());
+                closeQuietly(s);
+                newSession();
+            }
+            default -> LOG.info("ZooKeeper session state {}", event.getState());
+        }
+    }
+
+    /** A new session: create the fixed nodes, re-register the broker, watch the broker list, run waiting effects. */
+    private void established(ZkSession s) {
+        s.established = true;
+        LOG.info("ZooKeeper session 0x{} established", Long.toHexString(s.zk.getSessionId()));
+        byte[] empty = new byte[0];
+        for (String path : List.of(ZkPaths.BROKERS, ZkPaths.BROKER_IDS, ZkPaths.TOPICS, ZkPaths.CONSUMERS,
+                ZkPaths.GROUPS)) {
+            createIfMissing(s, path, empty);
+        }
+        createIfMissing(s, ZkPaths.EPOCH, ZnodeCodec.encodeEpoch(new EpochValue(-1, false)));
+        registry.sessionEstablished(s);
+        registry.readBrokers(s);
+        List<Consumer<ZkSession>> waiting = new ArrayList<>(s.waiting);
+        s.waiting.clear();
+        waiting.forEach(action -> action.accept(s));
+    }
+
+    /** Requests of one session are applied in order, so later requests already see these nodes. */
+    private void createIfMissing(ZkSession s, String path, byte[] data) {
+        s.zk.create(path, data, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, (rc, p, ctx, name) -> {
+            Code code = Code.get(rc);
+            if (code != Code.OK && code != Code.NODEEXISTS) {
+                LOG.warn("could not create {}: {}", p, code);
+            }
+        }, null);
+    }
+
+    private void closeQuietly(ZkSession s) {
+        try {
+            s.zk.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void dispatchInOrder(ZkSession s, CoordinatorEffect effect) {
+        if (writer.busy()) {
+            writer.defer(() -> dispatch(s, effect));
+        } else {
+            dispatch(s, effect);
+        }
+    }
+
+    private void dispatch(ZkSession s, CoordinatorEffect effect) {
+        if (effect instanceof CoordinatorEffect.RunForElection) {
+            election.run(s);
+        } else if (effect instanceof CoordinatorEffect.Resign r) {
+            election.resign(s, r.rejoin());
+        } else if (effect instanceof CoordinatorEffect.Read r) {
+            reader.read(s, r.read());
+        } else if (effect instanceof CoordinatorEffect.KeepAlive) {
+            long sentAtMs = clock.getAsLong();
+            s.zk.exists(ZkPaths.EPOCH, false, (rc, path, ctx, stat) -> post(s, () -> {
+                if (Code.get(rc) == Code.OK) {
+                    emit(new CoordinatorEvent.ZkSynced(sentAtMs));
+                }
+            }), null);
+        } else if (effect instanceof CoordinatorEffect.Write w) {
+            writer.write(s, w);
+        }
+    }
+
+    // ------------------------------------------------------------------ watches
+
+    private void onWatch(ZkSession s, WatchedEvent event) {
+        String path = event.getPath();
+        if (path == null) {
+            return;
+        }
+        String topic = ZkPaths.topicOf(path);
+        String group = ZkPaths.groupOfIds(path);
+        if (path.equals(ZkPaths.COORDINATOR)) {
+            election.leaderNodeChanged(s);
+        } else if (path.equals(ZkPaths.BROKER_IDS)) {
+            registry.readBrokers(s);
+        } else if (path.equals(ZkPaths.TOPICS)) {
+            emit(new CoordinatorEvent.TopicChange());
+        } else if (topic != null) {
+            emit(new CoordinatorEvent.TopicPartitionChange(topic));
+        } else if (path.equals(ZkPaths.GROUPS)) {
+            emit(new CoordinatorEvent.GroupChange());
+        } else if (group != null) {
+            emit(new CoordinatorEvent.GroupMemberChange(group));
+        }
+    }
+
+    // ------------------------------------------------------------------ garbage
+
+    interface Decoder<T> {
+        T decode() throws ZnodeFormatException;
+    }
+
+    /** Decodes, or logs (once per node version), counts and skips garbage. */
+    <T> Optional<T> decodeOrSkip(String path, Stat stat, Decoder<T> decoder) {
+        try {
+            return Optional.of(decoder.decode());
+        } catch (ZnodeFormatException e) {
+            garbage(e, stat == null ? -1 : stat.getMzxid());
+            return Optional.empty();
+        }
+    }
+
+    /** Logs and counts garbage once per node version ({@code mzxid}): re-reading a bad node must not flood the log. */
+    void garbage(ZnodeFormatException e, long mzxid) {
+        Long before = garbageSeen.put(e.path(), mzxid);
+        if (before != null && before == mzxid) {
+            return;
+        }
+        if (garbageSeen.size() > GARBAGE_REMEMBERED_MAX) {
+            garbageSeen.clear();
+        }
+        garbage.incrementAndGet();
+        LOG.warn("{} (skipped)", e.getMessage());
+    }
+}

@@ -1,0 +1,81 @@
+package shepherd.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.ZooDefs.OpCode;
+import org.junit.jupiter.api.Test;
+import shepherd.coordination.CoordinatorEffect;
+import shepherd.coordination.ZkOp;
+import shepherd.coordination.assign.StreamId;
+import shepherd.coordination.assign.TopicPartition;
+
+class WritePlannerTest {
+    private static final TopicPartition TP = TopicPartition.of("t", "1-0");
+
+    @Test
+    void missingNodesAndParentsAreCreatedAfterTheCheck() {
+        CoordinatorEffect.Write w = new CoordinatorEffect.Write(1, 7, true,
+                List.of(new ZkOp.PutOwner("g", TP, new StreamId("c", 0), 3)));
+        List<List<Op>> parts = WritePlanner.plan(w, 1, Set.of("/consumers", "/consumers/groups")::contains, 1 << 20);
+        assertEquals(1, parts.size());
+        assertEquals(List.of("check /consumers/epoch", "create /consumers/groups/g",
+                "create /consumers/groups/g/owners", "create /consumers/groups/g/owners/t",
+                "create /consumers/groups/g/owners/t/1-0"), describe(parts.get(0)));
+    }
+
+    @Test
+    void existingNodesAreOverwrittenAndDeletesOfMissingNodesDropped() {
+        String owner = ZkPaths.owner("g", TP);
+        CoordinatorEffect.Write w = new CoordinatorEffect.Write(1, 7, true, List.of(
+                new ZkOp.PutOwner("g", TP, new StreamId("c", 0), 3),
+                new ZkOp.DeleteOwner("g", TopicPartition.of("t", "1-1")),
+                new ZkOp.DeleteOwner("g", TP)));
+        List<List<Op>> parts = WritePlanner.plan(w, 1,
+                path -> path.equals(owner) || owner.startsWith(path + "/"), 1 << 20);
+        assertEquals(List.of("check /consumers/epoch", "setData " + owner, "delete " + owner),
+                describe(parts.get(0)));
+    }
+
+    @Test
+    void bigWritesAreSplitEachPartFencedAndHandoverLast() {
+        List<ZkOp> ops = new ArrayList<>();
+        ops.add(new ZkOp.PutHandover(7));
+        for (int i = 0; i < 100; i++) {
+            ops.add(new ZkOp.PutOffset("g", TopicPartition.of("t", "1-" + i), i, "c"));
+        }
+        CoordinatorEffect.Write w = new CoordinatorEffect.Write(1, 7, true, ops);
+        List<List<Op>> parts = WritePlanner.plan(w, 1, path -> true, 2_000);
+        assertTrue(parts.size() > 3, "parts: " + parts.size());
+        int total = 0;
+        for (List<Op> part : parts) {
+            assertEquals(OpCode.check, part.get(0).getType());
+            total += part.size() - 1;
+        }
+        assertEquals(101, total);
+        List<Op> last = parts.get(parts.size() - 1);
+        assertEquals("setData /consumers/epoch", describe(last).get(last.size() - 1));
+    }
+
+    @Test
+    void unfencedWritesHaveNoCheck() {
+        CoordinatorEffect.Write w = new CoordinatorEffect.Write(1, 7, false,
+                List.of(new ZkOp.PutGroup("g", 1, "range")));
+        assertEquals(List.of(List.of("setData /consumers/groups/g")),
+                WritePlanner.plan(w, 1, path -> true, 1 << 20).stream().map(WritePlannerTest::describe).toList());
+    }
+
+    private static List<String> describe(List<Op> ops) {
+        return ops.stream().map(op -> switch (op.getType()) {
+            case OpCode.check -> "check " + op.getPath();
+            case OpCode.create -> "create " + op.getPath();
+            case OpCode.setData -> "setData " + op.getPath();
+            case OpCode.delete -> "delete " + op.getPath();
+            default -> op.getType() + " " + op.getPath();
+        }).toList();
+    }
+}

@@ -1,0 +1,487 @@
+package shepherd.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher.Event.KeeperState;
+import org.apache.zookeeper.ZooDefs.Ids;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import shepherd.coordination.CoordinatorEffect;
+import shepherd.coordination.CoordinatorEvent;
+import shepherd.coordination.CoordinatorEvent.ElectionWon;
+import shepherd.coordination.CoordinatorEvent.GroupRead;
+import shepherd.coordination.CoordinatorEvent.LeaderObserved;
+import shepherd.coordination.GroupSnapshot;
+import shepherd.coordination.Registration;
+import shepherd.coordination.ZkOp;
+import shepherd.coordination.ZkRead;
+import shepherd.coordination.assign.PartitionId;
+import shepherd.coordination.assign.StreamId;
+import shepherd.coordination.assign.TopicPartition;
+import shepherd.protocol.BrokerInfo;
+
+/**
+ * The adapter against a real (embedded) ZooKeeper server: real sessions, real watches, session expiry forced on the
+ * server side. Each test works under its own chroot, which also proves the adapter needs nothing but ZooKeeper's own
+ * {@code host:port/chroot} to live below a root.
+ */
+class ZooKeeperAdapterIT {
+    private static final int SESSION_TIMEOUT_MS = 4_000;
+    private static final AtomicInteger CHROOTS = new AtomicInteger();
+
+    private static EmbeddedZooKeeper server;
+    private ZooKeeper admin;
+    private String connectString;
+    private final List<ZooKeeperAdapter> adapters = new ArrayList<>();
+
+    @BeforeAll
+    static void startServer() {
+        server = EmbeddedZooKeeper.startTemporary();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @BeforeEach
+    void chroot() throws Exception {
+        String chroot = "/it" + CHROOTS.incrementAndGet();
+        ZooKeeper root = connect(server.connectString());
+        root.create(chroot, new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        root.close();
+        connectString = ZkPaths.connectString(server.connectString(), chroot);
+        admin = connect(connectString);
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        adapters.forEach(ZooKeeperAdapter::close);
+        admin.close();
+    }
+
+    private ZooKeeperAdapter adapter(int brokerId, EventLog log) {
+        return adapter(ZooKeeperAdapter.Config.of(connectString, SESSION_TIMEOUT_MS, brokerId), log);
+    }
+
+    private ZooKeeperAdapter adapter(ZooKeeperAdapter.Config config, EventLog log) {
+        ZooKeeperAdapter adapter = ZooKeeperAdapter.open(config, log::accept, System::currentTimeMillis);
+        log.tagWith(adapter::sessionId);
+        adapters.add(adapter);
+        return adapter;
+    }
+
+    // ------------------------------------------------------------------ session events
+
+    @Test
+    void aCutConnectionIsDisconnectedThenSyncConnectedOnTheSameSession() throws Exception {
+        try (CuttableProxy proxy = new CuttableProxy(server.connectString())) {
+            String chroot = connectString.substring(connectString.indexOf('/'));
+            EventLog log = new EventLog();
+            ZooKeeperAdapter a = adapter(ZooKeeperAdapter.Config.of(proxy.hostPort() + chroot,
+                    SESSION_TIMEOUT_MS, 1), log);
+            a.execute(new CoordinatorEffect.KeepAlive());
+            log.await(CoordinatorEvent.ZkSynced.class);
+            long session = a.sessionId();
+
+            long cutAtMs = System.currentTimeMillis();
+            proxy.cut();
+            int disconnected = log.indexOf(log.await(CoordinatorEvent.ZkDisconnected.class));
+            CoordinatorEvent.ZkSyncConnected back = log.await(CoordinatorEvent.ZkSyncConnected.class, disconnected,
+                    e -> true);
+            assertTrue(back.sentAtMs() >= cutAtMs, "sentAtMs " + back.sentAtMs() + " before the cut " + cutAtMs);
+            assertEquals(session, a.sessionId(), "the same session continues");
+            assertEquals(List.of(), log.all(CoordinatorEvent.ZkExpired.class));
+
+            a.execute(new CoordinatorEffect.KeepAlive());
+            log.await(CoordinatorEvent.ZkSynced.class, log.indexOf(back), e -> e.sentAtMs() >= back.sentAtMs());
+        }
+    }
+
+    @Test
+    void requestsDuringAnOutageFailAndWritesReportAnUnknownOutcome() throws Exception {
+        try (CuttableProxy proxy = new CuttableProxy(server.connectString())) {
+            String chroot = connectString.substring(connectString.indexOf('/'));
+            EventLog log = new EventLog();
+            ZooKeeperAdapter a = adapter(ZooKeeperAdapter.Config.of(proxy.hostPort() + chroot,
+                    SESSION_TIMEOUT_MS, 1), log);
+            a.execute(new CoordinatorEffect.RunForElection());
+            int epoch = log.await(ElectionWon.class).epoch();
+
+            proxy.refuse(true);
+            proxy.cut();
+            log.await(CoordinatorEvent.ZkDisconnected.class);
+            ZkRead read = new ZkRead.Group("g");
+            a.execute(new CoordinatorEffect.Read(read));
+            a.execute(new CoordinatorEffect.Write(1, epoch, true, List.of(new ZkOp.PutGroup("g", 1, "range"))));
+            CoordinatorEvent.ZkReadFailed failed = log.await(CoordinatorEvent.ZkReadFailed.class);
+            assertEquals(read, failed.read());
+            CoordinatorEvent.ZkWriteFailed writeFailed = log.await(CoordinatorEvent.ZkWriteFailed.class);
+            assertTrue(writeFailed.unknownOutcome(), writeFailed.toString());
+
+            proxy.refuse(false);
+            log.await(CoordinatorEvent.ZkSyncConnected.class);
+            // The same write, re-sent as the core does after an unknown outcome, lands under the same epoch.
+            a.execute(new CoordinatorEffect.Write(2, epoch, true, List.of(new ZkOp.PutGroup("g", 1, "range"))));
+            log.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 2);
+        }
+    }
+
+    // ------------------------------------------------------------------ election
+
+    @Test
+    void exactlyOneOfThreeWinsAndEpochsRiseAcrossReElections() throws Exception {
+        List<EventLog> logs = List.of(new EventLog(), new EventLog(), new EventLog());
+        List<ZooKeeperAdapter> candidates = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            candidates.add(adapter(i + 1, logs.get(i)));
+            candidates.get(i).execute(new CoordinatorEffect.RunForElection());
+        }
+        int lastEpoch = 0;
+        List<Integer> alive = new ArrayList<>(List.of(0, 1, 2));
+        while (!alive.isEmpty()) {
+            int winner = awaitSingleWinner(logs, alive, lastEpoch);
+            int epoch = logs.get(winner).all(ElectionWon.class).get(0).epoch();
+            assertTrue(epoch > lastEpoch, "epoch " + epoch + " after " + lastEpoch);
+            assertEquals(epoch, admin.exists(ZkPaths.EPOCH, false).getVersion(), "epoch = data version");
+            lastEpoch = epoch;
+            // The winner's session ends: its ephemeral election node goes, a survivor wins.
+            candidates.get(winner).close();
+            alive.remove(Integer.valueOf(winner));
+        }
+    }
+
+    /**
+     * Waits until every adapter in {@code alive} has either won with an epoch above {@code above} or observed such a
+     * leader; then exactly one has won, and every other one observed that one.
+     */
+    private static int awaitSingleWinner(List<EventLog> logs, List<Integer> alive, int above) throws Exception {
+        for (int i : alive) {
+            logs.get(i).await(CoordinatorEvent.class, 0, e -> e instanceof ElectionWon w && w.epoch() > above
+                    || e instanceof LeaderObserved o && o.epoch() > above);
+        }
+        List<Integer> winners = alive.stream().filter(i -> logs.get(i).all(ElectionWon.class).stream()
+                .anyMatch(w -> w.epoch() > above)).toList();
+        assertEquals(1, winners.size(), "winners: " + winners);
+        int winner = winners.get(0);
+        int epoch = logs.get(winner).all(ElectionWon.class).stream().mapToInt(ElectionWon::epoch).max().orElseThrow();
+        for (int i : alive) {
+            if (i != winner) {
+                LeaderObserved seen = logs.get(i).await(LeaderObserved.class, 0, o -> o.epoch() > above);
+                assertEquals(new LeaderObserved(winner + 1, epoch), seen);
+            }
+        }
+        return winner;
+    }
+
+    @Test
+    void serverSideExpiryIsEnqueuedBeforeAnythingOfTheNewSession() throws Exception {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter adapter = adapter(1, log);
+        adapter.registerBroker(new BrokerInfo(1, "h", 9092, "h-1")).get(15, TimeUnit.SECONDS);
+        adapter.execute(new CoordinatorEffect.RunForElection());
+        int firstEpoch = log.await(ElectionWon.class).epoch();
+        long oldSession = adapter.sessionId();
+
+        // A second handle on the same session, closed: the server ends the session for real.
+        CountDownLatch cloned = new CountDownLatch(1);
+        ZooKeeper clone = new ZooKeeper(connectString, SESSION_TIMEOUT_MS, e -> {
+            if (e.getState() == KeeperState.SyncConnected) {
+                cloned.countDown();
+            }
+        }, oldSession, adapter.sessionPassword());
+        assertTrue(cloned.await(15, TimeUnit.SECONDS));
+        clone.close();
+
+        CoordinatorEvent.ZkExpired expired = log.await(CoordinatorEvent.ZkExpired.class);
+        adapter.execute(new CoordinatorEffect.RunForElection()); // what the core does on ZkExpired
+        ElectionWon again = log.await(ElectionWon.class, log.indexOf(expired), w -> true);
+        assertTrue(again.epoch() > firstEpoch);
+
+        List<EventLog.Entry> entries = log.entries();
+        int expiredAt = log.indexOf(expired);
+        assertEquals(oldSession, entries.get(expiredAt).sessionId(), "ZkExpired belongs to the old session");
+        for (int i = 0; i < expiredAt; i++) {
+            assertEquals(oldSession, entries.get(i).sessionId(), "new-session event before ZkExpired: " + entries);
+        }
+        long newSession = adapter.sessionId();
+        assertNotEquals(oldSession, newSession);
+        for (int i = expiredAt + 1; i < entries.size(); i++) {
+            assertEquals(newSession, entries.get(i).sessionId(), "old-session event after ZkExpired: " + entries);
+        }
+        // The broker registration came back with the new session.
+        awaitOwner(ZkPaths.broker(1), newSession);
+        assertEquals(newSession, admin.exists(ZkPaths.COORDINATOR, false).getEphemeralOwner());
+    }
+
+    @Test
+    void aDeposedCoordinatorsFencedWriteIsRejectedAndChangesNothing() throws Exception {
+        EventLog logA = new EventLog();
+        EventLog logB = new EventLog();
+        ZooKeeperAdapter a = adapter(1, logA);
+        a.execute(new CoordinatorEffect.RunForElection());
+        int epochA = logA.await(ElectionWon.class).epoch();
+        ZooKeeperAdapter b = adapter(2, logB);
+        b.execute(new CoordinatorEffect.RunForElection());
+        logB.await(LeaderObserved.class);
+
+        a.execute(new CoordinatorEffect.Write(1, epochA, true, List.of(new ZkOp.PutGroup("g", 1, "range"))));
+        logA.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 1);
+        byte[] before = admin.getData(ZkPaths.group("g"), false, null);
+
+        a.execute(new CoordinatorEffect.Resign(false));
+        int epochB = logB.await(ElectionWon.class).epoch();
+        assertTrue(epochB > epochA);
+
+        a.execute(new CoordinatorEffect.Write(2, epochA, true, List.of(new ZkOp.PutGroup("g", 2, "sticky"),
+                new ZkOp.PutOffset("g", TopicPartition.of("t", "1-0"), 9, "c"))));
+        logA.await(CoordinatorEvent.ZkWriteFenced.class, 0, f -> f.writeId() == 2);
+        assertArrayEquals(before, admin.getData(ZkPaths.group("g"), false, null));
+        assertEquals(null, admin.exists(ZkPaths.offsets("g"), false));
+
+        // The negative control: without the check the same stale write goes through.
+        a.execute(new CoordinatorEffect.Write(3, epochA, false, List.of(new ZkOp.PutGroup("g", 2, "sticky"))));
+        logA.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 3);
+    }
+
+    @Test
+    void aCleanHandoverIsSeenByTheNextWinner() throws Exception {
+        EventLog logA = new EventLog();
+        EventLog logB = new EventLog();
+        ZooKeeperAdapter a = adapter(1, logA);
+        a.execute(new CoordinatorEffect.RunForElection());
+        int epochA = logA.await(ElectionWon.class).epoch();
+        assertTrue(!logA.await(ElectionWon.class).previousHandedOver());
+        ZooKeeperAdapter b = adapter(2, logB);
+        b.execute(new CoordinatorEffect.RunForElection());
+        logB.await(LeaderObserved.class);
+
+        a.execute(new CoordinatorEffect.Write(1, epochA, true,
+                List.of(new ZkOp.PutHandover(epochA), new ZkOp.PutGroup("g", 4, "range"))));
+        logA.await(CoordinatorEvent.ZkWriteDone.class);
+        a.execute(new CoordinatorEffect.Resign(false));
+
+        ElectionWon won = logB.await(ElectionWon.class);
+        assertTrue(won.previousHandedOver());
+        assertTrue(won.epoch() > epochA + 1, "the handover bumped the version once more: " + won.epoch());
+        // The handover's own bump fences every later write of the old epoch.
+        a.execute(new CoordinatorEffect.Write(2, epochA, true, List.of(new ZkOp.PutGroup("g", 5, "range"))));
+        logA.await(CoordinatorEvent.ZkWriteFenced.class);
+    }
+
+    // ------------------------------------------------------------------ writes and reads
+
+    @Test
+    void writtenGroupReadsBackEqual() throws Exception {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter a = adapter(1, log);
+        a.execute(new CoordinatorEffect.RunForElection());
+        int epoch = log.await(ElectionWon.class).epoch();
+        List<Registration> regs = ZnodeCodecTest.registrations();
+        TopicPartition p0 = TopicPartition.of("t", "1-0");
+        TopicPartition p1 = TopicPartition.of("t", "1-1");
+        TopicPartition p2 = TopicPartition.of("u", "2-10");
+        a.execute(new CoordinatorEffect.Write(1, epoch, true, List.of(
+                new ZkOp.PutGroup("g", 3, "roundrobin"),
+                new ZkOp.PutRegistration("g", "c1", regs.get(0)),
+                new ZkOp.PutRegistration("g", "c2", regs.get(1)),
+                new ZkOp.PutOwner("g", p0, new StreamId("c1", 0), 3),
+                new ZkOp.PutOwner("g", p1, new StreamId("c2", 1), 3),
+                new ZkOp.PutOwner("g", p2, new StreamId("c2", 0), 3),
+                new ZkOp.PutOffset("g", p0, 42, "c1"),
+                new ZkOp.PutOffset("g", p2, 7, "c2"),
+                new ZkOp.DeleteOwner("g", p1))));
+        // A second write right behind the first: it must see the first's nodes (setData, not create).
+        a.execute(new CoordinatorEffect.Write(2, epoch, true, List.of(
+                new ZkOp.PutOffset("g", p0, 43, "c1"), new ZkOp.PutRegistration("g", "c3", regs.get(2)),
+                new ZkOp.DeleteRegistration("g", "c2"), new ZkOp.PutRegistration("g", "c2", regs.get(1)))));
+        // Effects reach ZooKeeper in order: the read, issued at once, sees both writes.
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("g")));
+        GroupRead read = log.await(GroupRead.class);
+        int done1 = log.indexOf(log.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 1));
+        int done2 = log.indexOf(log.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 2));
+        assertTrue(done1 < done2 && done2 < log.indexOf(read), log.events().toString());
+        GroupSnapshot expected = GroupSnapshot.of(3, "roundrobin",
+                Map.of("c1", regs.get(0), "c2", regs.get(1), "c3", regs.get(2)),
+                Map.of(p0, new StreamId("c1", 0), p2, new StreamId("c2", 0)),
+                Map.of(p0, 43L, p2, 7L));
+        assertEquals(expected, read.snapshot());
+        assertEquals("g", read.group());
+        assertEquals(0, a.garbageCount());
+    }
+
+    @Test
+    void aWriteBiggerThanOneMultiIsSplitAndAllOfItLands() throws Exception {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter a = adapter(new ZooKeeperAdapter.Config(connectString, SESSION_TIMEOUT_MS, 1, 200, 1_000),
+                log);
+        a.execute(new CoordinatorEffect.RunForElection());
+        int epoch = log.await(ElectionWon.class).epoch();
+        List<ZkOp> ops = new ArrayList<>();
+        Map<TopicPartition, Long> offsets = new TreeMap<>();
+        for (int i = 0; i < 60; i++) {
+            TopicPartition tp = TopicPartition.of("t" + (i % 3), "1-" + i);
+            ops.add(new ZkOp.PutOffset("big", tp, i, "c"));
+            offsets.put(tp, (long) i);
+        }
+        a.execute(new CoordinatorEffect.Write(1, epoch, true, ops));
+        log.await(CoordinatorEvent.ZkWriteDone.class);
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("big")));
+        assertEquals(offsets, log.await(GroupRead.class).snapshot().offsets());
+    }
+
+    @Test
+    void watchesReArmOnEveryRead() throws Exception {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter a = adapter(1, log);
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Topics()));
+        log.await(CoordinatorEvent.TopicsRead.class);
+
+        createTopic("t1", 1, 2);
+        int firstChange = log.indexOf(log.await(CoordinatorEvent.TopicChange.class));
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Topics()));
+        CoordinatorEvent.TopicsRead read = log.await(CoordinatorEvent.TopicsRead.class, firstChange, r -> true);
+        assertEquals(List.of(new PartitionId(1, 0), new PartitionId(1, 1)), read.partitionsByTopic().get("t1"));
+
+        createTopic("t2", 1, 1);
+        log.await(CoordinatorEvent.TopicChange.class, firstChange + 1, c -> true);
+
+        // A topic's broker node changing its partition count fires the topic's own listener.
+        admin.setData(ZkPaths.topicBroker("t1", 1), ZnodeCodec.encodePartitions(3), -1);
+        log.await(CoordinatorEvent.TopicPartitionChange.class, 0, c -> c.topic().equals("t1"));
+
+        // Groups and members.
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Groups()));
+        log.await(CoordinatorEvent.GroupsRead.class);
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("g")));
+        log.await(GroupRead.class);
+        admin.create(ZkPaths.group("g"), new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        log.await(CoordinatorEvent.GroupChange.class);
+        admin.create(ZkPaths.ids("g"), new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        int created = log.indexOf(log.await(CoordinatorEvent.GroupMemberChange.class, 0, c -> c.group().equals("g")));
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("g")));
+        log.await(GroupRead.class, created, r -> true);
+        admin.create(ZkPaths.registration("g", "c1"), ZnodeCodec.encodeRegistration(
+                ZnodeCodecTest.registrations().get(0)), Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        log.await(CoordinatorEvent.GroupMemberChange.class, created + 1, c -> c.group().equals("g"));
+    }
+
+    @Test
+    void garbageIsCountedAndSkippedWhileTheRestIsRead() throws Exception {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter a = adapter(1, log);
+        a.execute(new CoordinatorEffect.RunForElection());
+        int epoch = log.await(ElectionWon.class).epoch();
+        Registration good = ZnodeCodecTest.registrations().get(0);
+        a.execute(new CoordinatorEffect.Write(1, epoch, true, List.of(new ZkOp.PutGroup("g", 1, "range"),
+                new ZkOp.PutRegistration("g", "good", good), new ZkOp.PutRegistration("g", "bad", good))));
+        log.await(CoordinatorEvent.ZkWriteDone.class);
+        admin.setData(ZkPaths.registration("g", "bad"), "{\"version\":1,\"subscription\":".getBytes(
+                StandardCharsets.UTF_8), -1);
+        createTopic("ok", 1, 2);
+        createTopic("broken", 1, 1);
+        admin.setData(ZkPaths.topicBroker("broken", 1), new byte[] {(byte) 0xFF, 0, 1}, -1);
+
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("g")));
+        assertEquals(Map.of("good", good), log.await(GroupRead.class).snapshot().registrations());
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Topics()));
+        Map<String, List<PartitionId>> topics = log.await(CoordinatorEvent.TopicsRead.class).partitionsByTopic();
+        assertEquals(List.of(new PartitionId(1, 0), new PartitionId(1, 1)), topics.get("ok"));
+        assertEquals(List.of(), topics.get("broken"));
+        assertEquals(2, a.garbageCount());
+
+        // The same garbage read again is not counted (or logged) again.
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("g")));
+        log.await(GroupRead.class, log.size() - 1, r -> true);
+        assertEquals(2, a.garbageCount());
+    }
+
+    // ------------------------------------------------------------------ broker registry
+
+    @Test
+    void brokerIdsAreRegisteredListedAndDuplicatesRefused() throws Exception {
+        EventLog logA = new EventLog();
+        ZooKeeperAdapter a = adapter(1, logA);
+        BrokerInfo one = new BrokerInfo(1, "host-a", 9092, "host-a-1");
+        a.registerBroker(one).get(15, TimeUnit.SECONDS);
+        logA.await(CoordinatorEvent.BrokersChanged.class, 0, c -> c.brokers().equals(List.of(one)));
+
+        EventLog logB = new EventLog();
+        ZooKeeperAdapter b = adapter(2, logB);
+        ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                () -> b.registerBroker(new BrokerInfo(1, "host-b", 9092, "host-b-1")).get(15, TimeUnit.SECONDS));
+        DuplicateBrokerIdException duplicate = assertInstanceOf(DuplicateBrokerIdException.class, e.getCause());
+        assertEquals(1, duplicate.brokerId());
+        assertEquals(a.sessionId(), duplicate.ownerSessionId());
+        assertTrue(duplicate.getMessage().contains("broker id 1"), duplicate.getMessage());
+
+        BrokerInfo two = new BrokerInfo(2, "host-b", 9093, "host-b-1");
+        b.registerBroker(two).get(15, TimeUnit.SECONDS);
+        logA.await(CoordinatorEvent.BrokersChanged.class, 0, c -> c.brokers().equals(List.of(one, two)));
+    }
+
+    @Test
+    void aNodeLeftByThisProcessIsReplaced() throws Exception {
+        // A node of this process's creator id under another session: our own earlier incarnation's leftover.
+        ZooKeeper previous = connect(connectString);
+        BrokerInfo info = new BrokerInfo(7, "h", 1, "h-123");
+        previous.create("/brokers", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        previous.create(ZkPaths.BROKER_IDS, new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        previous.create(ZkPaths.broker(7), ZnodeCodec.encodeBroker(info), Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
+        ZooKeeperAdapter a = adapter(7, new EventLog());
+        a.registerBroker(info).get(15, TimeUnit.SECONDS);
+        assertEquals(a.sessionId(), admin.exists(ZkPaths.broker(7), false).getEphemeralOwner());
+        previous.close();
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private void createTopic(String topic, int brokerId, int partitions) throws Exception {
+        admin.create(ZkPaths.topic(topic), new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        admin.create(ZkPaths.topicBroker(topic, brokerId), ZnodeCodec.encodePartitions(partitions),
+                Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+    }
+
+    private void awaitOwner(String path, long session) throws Exception {
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            CountDownLatch changed = new CountDownLatch(1);
+            Stat stat = admin.exists(path, e -> changed.countDown());
+            if (stat != null && stat.getEphemeralOwner() == session) {
+                return;
+            }
+            changed.await(1, TimeUnit.SECONDS);
+        }
+        throw new AssertionError(path + " not owned by session 0x" + Long.toHexString(session));
+    }
+
+    private static ZooKeeper connect(String connectString) throws Exception {
+        CountDownLatch connected = new CountDownLatch(1);
+        ZooKeeper zk = new ZooKeeper(connectString, SESSION_TIMEOUT_MS, event -> {
+            if (event.getState() == KeeperState.SyncConnected) {
+                connected.countDown();
+            }
+        });
+        assertTrue(connected.await(20, TimeUnit.SECONDS), "no session with " + connectString);
+        return zk;
+    }
+}
