@@ -77,7 +77,7 @@ import shepherd.protocol.StopResponse;
  *
  * <h2>How the safety argument maps onto the code</h2>
  * <ul>
- *   <li><b>Fenced writes</b> ({@link #flush}): every write is one multi led by {@code check(/consumers/epoch)};
+ *   <li><b>Fenced writes</b> ({@link WritePipeline}): every write is one multi led by {@code check(/consumers/epoch)};
  *       a failed check stands us down ({@link #standDown}).</li>
  *   <li><b>Commanding needs a live session</b> ({@link #canCommand}): no Ping, Stop or Start leaves unless ZooKeeper
  *       answered a request sent less than {@code sessionTimeout × (1 − ρ) − margin} ago, and never while
@@ -136,13 +136,35 @@ public final class Coordinator {
     private final Set<String> groupReadsPending = new TreeSet<>();
     private final Set<ZkRead> failedReads = new LinkedHashSet<>();
     private final TreeMap<String, GroupState> groups = new TreeMap<>();
-    private final GroupState handoverPipeline = new GroupState("", Assignors.DEFAULT_NAME);
-    private final Map<Long, GroupState> writes = new HashMap<>();
-    private final Set<GroupState> writesToRetry = new LinkedHashSet<>();
+    private final WritePipeline writes = new WritePipeline(new WritePipeline.Host() {
+        @Override
+        public void emit(CoordinatorEffect effect) {
+            Coordinator.this.emit(effect);
+        }
+
+        @Override
+        public int epoch() {
+            return epoch;
+        }
+
+        @Override
+        public boolean fenced() {
+            return !defects.contains(Defect.NO_FENCING);
+        }
+
+        @Override
+        public void readBack(GroupState g) {
+            read(new ZkRead.Group(g.id));
+        }
+
+        @Override
+        public long nowMs() {
+            return now;
+        }
+    });
     private final Map<Long, String[]> connections = new HashMap<>();
     private final Map<Long, Pending> requests = new HashMap<>();
     private final Map<Long, String[]> handoverAwaiting = new HashMap<>();
-    private long nextWriteId = 1;
     private long nextRequestId = 1;
 
     private List<CoordinatorEffect> out;
@@ -223,11 +245,14 @@ public final class Coordinator {
             // re-arm the watch and let the necessity check decide.
             onGroupMemberChange(change.group());
         } else if (event instanceof ZkWriteDone done) {
-            onWriteFinished(done.writeId(), true);
+            writes.finished(done.writeId(), true);
         } else if (event instanceof ZkWriteFenced fenced) {
             standDown("a write failed its epoch check: epoch " + epoch + " is no longer current");
         } else if (event instanceof ZkWriteFailed failed) {
-            onWriteFailed(failed);
+            writes.failed(failed);
+            if (failed.unknownOutcome()) {
+                emit(new SetTimer(new CoordinatorTimer.ZkRetry(), now + config.zkRetryMs()));
+            }
         } else if (event instanceof RequestReceived received) {
             onRequest(received.connectionId(), received.correlationId(), received.request());
         } else if (event instanceof ResponseReceived received) {
@@ -316,11 +341,7 @@ public final class Coordinator {
         groupReadsPending.clear();
         failedReads.clear();
         groups.clear();
-        handoverPipeline.inFlight = null;
-        handoverPipeline.queued.clear();
-        handoverPipeline.queuedCallbacks.clear();
         writes.clear();
-        writesToRetry.clear();
         connections.clear();
         requests.clear();
         handoverAwaiting.clear();
@@ -375,19 +396,7 @@ public final class Coordinator {
         List<ZkRead> reads = new ArrayList<>(failedReads);
         failedReads.clear();
         reads.forEach(this::read);
-        List<GroupState> retry = new ArrayList<>(writesToRetry);
-        writesToRetry.clear();
-        for (GroupState g : retry) {
-            if (g.inFlight != null && g != handoverPipeline) {
-                read(new ZkRead.Group(g.id)); // resolve by reading back (DESIGN §4); see resolveUnknownWrite
-            } else if (g.inFlight != null) {
-                // Same ops again under a new id: idempotent, and nothing of this group was written after them.
-                GroupState.Write again = new GroupState.Write(nextWriteId++, g.inFlight.ops, g.inFlight.callbacks);
-                g.inFlight = again;
-                writes.put(again.writeId, g);
-                emitWrite(again);
-            }
-        }
+        writes.retry();
     }
 
     /** TopicChangeListener step 2 / TopicPartitionChangeListener: every interested group, wildcard or not. */
@@ -466,7 +475,7 @@ public final class Coordinator {
         groupReadsPending.remove(name);
         GroupState known = groups.get(name);
         if (known != null && known.resolving) {
-            resolveUnknownWrite(known, snapshot);
+            writes.resolve(known, snapshot);
             return;
         }
         if (known != null) {
@@ -588,7 +597,7 @@ public final class Coordinator {
             // write of the first is durable (it may still be in flight, and may fail).
             Member same = m;
             GroupState group = g;
-            afterWrite(g, (ok, nowMs) -> {
+            writes.afterWrite(g, (ok, nowMs) -> {
                 if (group.members.get(same.consumerId) == same && same.connectionId == connectionId) {
                     grantAndRespond(same, connectionId, correlationId, new RegisterResponse(
                             ok ? ErrorCode.NONE : ErrorCode.UNKNOWN, epoch, same.consumerId));
@@ -616,7 +625,7 @@ public final class Coordinator {
         }
         GroupState group = g;
         Member member = m;
-        afterWrite(g, (ok, nowMs) -> {
+        writes.afterWrite(g, (ok, nowMs) -> {
             if (group.members.get(member.consumerId) != member) {
                 return; // removed meanwhile; that path answered
             }
@@ -676,7 +685,7 @@ public final class Coordinator {
             return;
         }
         List<PartitionResult> results = acceptOffsets(g, m, r.offsets());
-        afterWrite(g, (ok, nowMs) -> respond(connectionId, correlationId, ok
+        writes.afterWrite(g, (ok, nowMs) -> respond(connectionId, correlationId, ok
                 ? new OffsetCommitResponse(ErrorCode.NONE, results)
                 : OffsetCommitResponse.error(ErrorCode.UNKNOWN)));
     }
@@ -702,7 +711,7 @@ public final class Coordinator {
         connections.remove(connectionId);
         m.connectionId = Member.NO_CONNECTION;
         removeMember(g, m, null);
-        afterWrite(g, (ok, nowMs) -> respond(connectionId, correlationId,
+        writes.afterWrite(g, (ok, nowMs) -> respond(connectionId, correlationId,
                 ok ? LeaveResponse.ok() : LeaveResponse.error(ErrorCode.UNKNOWN)));
     }
 
@@ -840,7 +849,7 @@ public final class Coordinator {
         m.missedPings = 0;
         if (ping.offsets() != null && m.startedGeneration == g.generation && ping.generation() == g.generation) {
             acceptOffsets(g, m, ping.offsets());
-            flush(g);
+            writes.flush(g);
         }
     }
 
@@ -867,7 +876,7 @@ public final class Coordinator {
             markDirty(g);
             advanceRun(g);
         }
-        flush(g);
+        writes.flush(g);
         requestRebalance(g);
     }
 
@@ -1048,7 +1057,7 @@ public final class Coordinator {
             }
         }
         run.target.owners().forEach((tp, stream) -> g.queue(new ZkOp.PutOwner(g.id, tp, stream, run.newGeneration())));
-        afterWrite(g, (ok, nowMs) -> {
+        writes.afterWrite(g, (ok, nowMs) -> {
             if (g.run != run) {
                 return;
             }
@@ -1148,140 +1157,6 @@ public final class Coordinator {
         emit(new SetTimer(new CoordinatorTimer.RetryRebalance(g.id), now + config.backoffMs(g.failedRuns)));
     }
 
-    // ================================================================== writes
-
-    /** Runs {@code callback} once everything queued for the group so far has committed (or definitely failed). */
-    private void afterWrite(GroupState g, GroupState.Callback callback) {
-        g.queuedCallbacks.add(callback);
-        flush(g);
-    }
-
-    /** Sends the queued ops of the group as one fenced multi, unless one is in flight. */
-    private void flush(GroupState g) {
-        if (g.inFlight != null || (g.queued.isEmpty() && g.queuedCallbacks.isEmpty())) {
-            return;
-        }
-        if (g.queued.isEmpty()) {
-            List<GroupState.Callback> callbacks = new ArrayList<>(g.queuedCallbacks);
-            g.queuedCallbacks.clear();
-            callbacks.forEach(c -> c.done(true, now)); // nothing to write: already durable
-            return;
-        }
-        GroupState.Write w = new GroupState.Write(nextWriteId++, new ArrayList<>(g.queued.values()),
-                new ArrayList<>(g.queuedCallbacks));
-        g.queued.clear();
-        g.queuedCallbacks.clear();
-        g.inFlight = w;
-        writes.put(w.writeId, g);
-        emitWrite(w);
-    }
-
-    private void emitWrite(GroupState.Write w) {
-        emit(new CoordinatorEffect.Write(w.writeId, epoch, !defects.contains(Defect.NO_FENCING), w.ops));
-    }
-
-    private void onWriteFinished(long writeId, boolean ok) {
-        GroupState g = writes.remove(writeId);
-        if (g == null || g.inFlight == null || g.inFlight.writeId != writeId) {
-            return;
-        }
-        GroupState.Write w = g.inFlight;
-        g.inFlight = null;
-        if (ok) {
-            applyToMirror(g, w.ops);
-        }
-        w.callbacks.forEach(c -> c.done(ok, now));
-        if (g == handoverPipeline) {
-            return;
-        }
-        flush(g);
-    }
-
-    private void onWriteFailed(ZkWriteFailed failed) {
-        GroupState g = writes.get(failed.writeId());
-        if (g == null) {
-            return;
-        }
-        if (failed.unknownOutcome()) {
-            // A connection loss: the multi may or may not have been applied. Re-send it as it was (idempotent)
-            // before anything later of the group, once the connection is back.
-            writes.remove(failed.writeId());
-            g.resolving = g != handoverPipeline;
-            writesToRetry.add(g);
-            emit(new SetTimer(new CoordinatorTimer.ZkRetry(), now + config.zkRetryMs()));
-            return;
-        }
-        emit(new Notice("group '" + g.id + "': write " + failed.writeId() + " refused: " + failed.reason()));
-        onWriteFinished(failed.writeId(), false);
-        if (g != handoverPipeline) {
-            read(new ZkRead.Group(g.id)); // learn what the tree really holds
-        }
-    }
-
-    /**
-     * A multi of ours whose answer was lost either committed whole or not at all. Only we write the group's subtree
-     * and only one write of the group is ever outstanding, so the tree shows which: if every op is already
-     * reflected, it committed (or was a no-op, which is as good); otherwise it did not, and it is sent again.
-     * Re-sending blindly would be wrong: the first attempt may have committed, and the group's owners may no longer
-     * be those the second attempt's offsets were reported under.
-     */
-    private void resolveUnknownWrite(GroupState g, GroupSnapshot snapshot) {
-        g.resolving = false;
-        GroupState.Write w = g.inFlight;
-        if (w == null) {
-            return;
-        }
-        if (reflected(snapshot, w.ops)) {
-            writes.put(w.writeId, g);
-            onWriteFinished(w.writeId, true);
-            return;
-        }
-        GroupState.Write again = new GroupState.Write(nextWriteId++, w.ops, w.callbacks);
-        g.inFlight = again;
-        writes.put(again.writeId, g);
-        emitWrite(again);
-    }
-
-    private static boolean reflected(GroupSnapshot s, List<ZkOp> ops) {
-        for (ZkOp op : ops) {
-            boolean ok;
-            if (op instanceof ZkOp.PutGroup p) {
-                ok = s.generation() == p.generation();
-            } else if (op instanceof ZkOp.PutRegistration p) {
-                ok = p.registration().equals(s.registrations().get(p.consumerId()));
-            } else if (op instanceof ZkOp.DeleteRegistration p) {
-                ok = !s.registrations().containsKey(p.consumerId());
-            } else if (op instanceof ZkOp.PutOwner p) {
-                ok = p.owner().equals(s.owners().get(p.partition()));
-            } else if (op instanceof ZkOp.DeleteOwner p) {
-                ok = !s.owners().containsKey(p.partition());
-            } else if (op instanceof ZkOp.PutOffset p) {
-                ok = Long.valueOf(p.offset()).equals(s.offsets().get(p.partition()));
-            } else {
-                ok = false;
-            }
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The mirror changes only once the write committed. */
-    private static void applyToMirror(GroupState g, List<ZkOp> ops) {
-        for (ZkOp op : ops) {
-            if (op instanceof ZkOp.PutGroup p) {
-                g.generation = p.generation();
-            } else if (op instanceof ZkOp.PutOwner p) {
-                g.owners.put(p.partition(), p.owner());
-            } else if (op instanceof ZkOp.DeleteOwner p) {
-                g.owners.remove(p.partition());
-            } else if (op instanceof ZkOp.PutOffset p) {
-                g.offsets.merge(p.partition(), p.offset(), Math::max);
-            }
-        }
-    }
-
     // ================================================================== graceful handover
 
     /** DESIGN §5: stop every group (acknowledged, or its lease over), record the handover, resign. */
@@ -1329,21 +1204,21 @@ public final class Coordinator {
         }
         if (m != null && stop.offsets() != null && m.startedGeneration == g.generation) {
             acceptOffsets(g, m, stop.offsets());
-            flush(g);
+            writes.flush(g);
         }
         maybeHandOver(false);
     }
 
     private void maybeHandOver(boolean deadlinePassed) {
-        if (role != Role.HANDING_OVER || handoverPipeline.inFlight != null
+        if (role != Role.HANDING_OVER || writes.handover.inFlight != null
                 || !(deadlinePassed || handoverAwaiting.isEmpty())) {
             return;
         }
         handoverAwaiting.clear();
         emit(new CancelTimer(new CoordinatorTimer.HandoverDeadline()));
-        handoverPipeline.queue(new ZkOp.PutHandover(epoch));
+        writes.handover.queue(new ZkOp.PutHandover(epoch));
         int ourEpoch = epoch;
-        afterWrite(handoverPipeline, (ok, nowMs) -> {
+        writes.afterWrite(writes.handover, (ok, nowMs) -> {
             reset(null);
             role = Role.CLOSED;
             emit(new CoordinatorEffect.Resign(false));
