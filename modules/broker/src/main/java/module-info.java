@@ -8,5 +8,5 @@ module shepherd.broker {
     requires shepherd.transport;
     requires org.slf4j;
 
-    // exports shepherd.broker as soon as the package holds its first type (javac refuses an export of an empty package).
+    exports shepherd.broker;
 }

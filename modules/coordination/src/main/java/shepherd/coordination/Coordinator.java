@@ -524,6 +524,27 @@ public final class Coordinator {
             }
         }
         emit(new SetTimer(new CoordinatorTimer.LeaseWaitOver(), endMs));
+        endHandoverGraceIfEveryoneIsBack(); // nobody recorded: nothing to wait for
+    }
+
+    /**
+     * After a clean handover nobody fetches, so the wait is only a grace for the recorded members to come back
+     * (DESIGN §9: a graceful handover should leave every group stable within 200 ms). Once every one of them has
+     * registered again and been answered, there is nothing left to wait for.
+     */
+    private void endHandoverGraceIfEveryoneIsBack() {
+        if (role != Role.LEASE_WAIT || !previousHandedOver) {
+            return;
+        }
+        for (GroupState g : groups.values()) {
+            for (Member m : g.members.values()) {
+                if (!m.confirmed || m.grantSentMs == Member.NEVER) {
+                    return;
+                }
+            }
+        }
+        emit(new CancelTimer(new CoordinatorTimer.LeaseWaitOver()));
+        onLeaseWaitOver();
     }
 
     /** End of the lease wait: remove the members that did not return, then one run per group (D9). */
@@ -637,6 +658,7 @@ public final class Coordinator {
             emit(new SetTimer(new CoordinatorTimer.PingDue(group.id, member.consumerId),
                     now + member.registration.pingIntervalMs()));
             requestRebalance(group);
+            endHandoverGraceIfEveryoneIsBack();
         });
     }
 

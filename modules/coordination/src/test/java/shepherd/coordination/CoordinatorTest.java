@@ -277,6 +277,21 @@ class CoordinatorTest {
         }
 
         @Test
+        void afterACleanHandoverTheGraceEndsOnceEveryRecordedMemberIsBack() {
+            // DESIGN §9: a graceful handover should leave every group stable within 200 ms, not after the grace.
+            winAndLoad(true);
+            reRegister(1, "a");
+            assertEquals(Coordinator.Role.LEASE_WAIT, d.coordinator.role(), "b has not returned yet");
+            reRegister(2, "b");
+            assertEquals(Coordinator.Role.ACTIVE, d.coordinator.role());
+            long backAt = d.now;
+            d.settle();
+            GroupView v = d.view(G);
+            assertTrue(v.stable(), v.toString());
+            assertTrue(d.sentTimes(1, StartRequest.class).stream().allMatch(t -> t < backAt + d.config.handoverGraceMs()));
+        }
+
+        @Test
         void withoutTheLeaseWaitTheRecordedMembersAreNotWaitedFor() {
             // Negative control (D4): the wait ends as soon as the reads are answered.
             d = new CoordinatorDriver(Set.of(Defect.NO_LEASE_WAIT));

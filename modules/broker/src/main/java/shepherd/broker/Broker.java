@@ -1,0 +1,205 @@
+package shepherd.broker;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import shepherd.coordination.Coordinator;
+import shepherd.coordination.CoordinatorEvent;
+import shepherd.protocol.BrokerInfo;
+import shepherd.transport.TransportServer;
+import shepherd.zookeeper.ZooKeeperAdapter;
+
+/**
+ * The composition root of one broker process: the transport server, the ZooKeeper adapter and the event loop that
+ * owns the coordinator core, wired so that the loop is the only thread that touches the core (the server's handler
+ * and the adapter's sink only enqueue).
+ *
+ * <p><b>Start order.</b> Bind first, so the advertised port is known before anyone can read it from
+ * {@code /brokers/ids/[id]}; open the adapter with the loop's queue as its sink; start the loop (Boot runs for
+ * election); then register the broker and wait for it, so a duplicate broker id fails {@link #start} rather than
+ * leaving a half-started broker.
+ *
+ * <p><b>Shutdown.</b> Always through the core's handover: a coordinator stops every group, records
+ * {@code handover: true} under its epoch and resigns, so the next coordinator can skip the lease wait; a follower
+ * resigns at once (so it cannot win the election while closing). Then the adapter closes its session, which removes
+ * the broker's ephemeral nodes, and the server and the loop stop.
+ */
+public final class Broker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+    private static final long STATUS_TIMEOUT_MS = 5_000;
+
+    private final BrokerConfig config;
+    private final BrokerLoop loop;
+    private final TransportServer server;
+    private final ZooKeeperAdapter adapter;
+    private final BrokerInfo info;
+    private boolean closed;
+
+    private Broker(BrokerConfig config, BrokerLoop loop, TransportServer server, ZooKeeperAdapter adapter,
+                   BrokerInfo info) {
+        this.config = config;
+        this.loop = loop;
+        this.server = server;
+        this.adapter = adapter;
+        this.info = info;
+    }
+
+    /**
+     * Starts a broker and returns once it is registered in ZooKeeper.
+     *
+     * @throws IOException if the listen address cannot be bound
+     * @throws IllegalStateException if the registration fails (e.g. another live broker holds the id) or does not
+     *                               complete within the session timeout
+     */
+    public static Broker start(BrokerConfig config) throws IOException {
+        Objects.requireNonNull(config, "config");
+        LongSupplier clock = () -> System.nanoTime() / 1_000_000; // monotonic: the lease arithmetic needs it
+        Coordinator core = new Coordinator(config.coordinatorConfig());
+        ZooKeeperAdapter[] adapterRef = new ZooKeeperAdapter[1];
+        BrokerLoop loop = new BrokerLoop(core, clock, effect -> adapterRef[0].execute(effect),
+                config.requestTimeoutMs(), config.brokerId());
+        TransportServer server = TransportServer.bind(config.listenHost(), config.listenPort(),
+                config.transportConfig(), loop.connectionHandler());
+        ZooKeeperAdapter adapter;
+        try {
+            adapter = ZooKeeperAdapter.open(ZooKeeperAdapter.Config.of(config.zookeeperConnect(),
+                    (int) config.sessionTimeoutMs(), config.brokerId()), loop::enqueue, clock);
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        adapterRef[0] = adapter;
+        String host = advertisedHost(config);
+        int port = config.advertisedPort() == 0 ? server.port() : config.advertisedPort();
+        BrokerInfo info = new BrokerInfo(config.brokerId(), host, port, host + "-" + System.currentTimeMillis());
+        Broker broker = new Broker(config, loop, server, adapter, info);
+        loop.start();
+        try {
+            adapter.registerBroker(info).get(config.sessionTimeoutMs() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException | InterruptedException e) {
+            broker.halt();
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            throw new IllegalStateException("broker " + config.brokerId() + " could not register in ZooKeeper at "
+                    + config.zookeeperConnect() + ": " + cause, cause);
+        }
+        LOG.info("broker started broker={} listen={}:{} advertised={}:{} zookeeper={} sessionTimeoutMs={}",
+                config.brokerId(), config.listenHost(), server.port(), host, port, config.zookeeperConnect(),
+                config.sessionTimeoutMs());
+        return broker;
+    }
+
+    private static String advertisedHost(BrokerConfig config) {
+        if (!config.advertisedHost().isEmpty()) {
+            return config.advertisedHost();
+        }
+        String listen = config.listenHost();
+        if (!listen.equals("0.0.0.0") && !listen.equals("::") && !listen.equals("[::]")) {
+            return listen;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "127.0.0.1";
+        }
+    }
+
+    public int brokerId() {
+        return config.brokerId();
+    }
+
+    /** The port the transport server is bound to (the real one when {@code listen.port} is 0). */
+    public int port() {
+        return server.port();
+    }
+
+    /** What this broker registered under {@code /brokers/ids/[id]}. */
+    public BrokerInfo info() {
+        return info;
+    }
+
+    /** Role, epoch and groups, read on the loop thread. */
+    public BrokerStatus status() {
+        try {
+            return loop.call(core -> new BrokerStatus(config.brokerId(), core.role(), core.epoch(), core.groups()))
+                    .get(STATUS_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the status of broker " + config.brokerId(), e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("broker " + config.brokerId() + " did not report its status: " + e, e);
+        }
+    }
+
+    /**
+     * Graceful shutdown: hand over (bounded by {@code shutdown.timeout.ms}), then close the session, the server and
+     * the loop. Idempotent.
+     *
+     * @return true if the handover completed within the bound
+     */
+    public synchronized boolean shutdown() {
+        if (closed) {
+            return true;
+        }
+        long started = System.nanoTime();
+        loop.enqueue(new CoordinatorEvent.HandoverRequested());
+        boolean clean;
+        Integer epoch = null;
+        try {
+            epoch = loop.handedOver().get(config.shutdownTimeoutMs(), TimeUnit.MILLISECONDS);
+            clean = true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            clean = false;
+        } catch (ExecutionException | TimeoutException e) {
+            clean = false;
+        }
+        long handoverMs = (System.nanoTime() - started) / 1_000_000;
+        if (clean && epoch != null && epoch < 0) {
+            LOG.info("resigned broker={} durationMs={} (not coordinator: nothing to hand over)", config.brokerId(),
+                    handoverMs);
+        } else if (clean) {
+            LOG.info("handover finished broker={} epoch={} durationMs={}", config.brokerId(), epoch, handoverMs);
+        } else {
+            LOG.warn("handover did not finish broker={} timeoutMs={}: closing anyway (the next coordinator waits out"
+                    + " the leases)", config.brokerId(), config.shutdownTimeoutMs());
+        }
+        closeAll();
+        return clean;
+    }
+
+    /**
+     * Stops at once, without a handover, as a crash would (the session is closed rather than left to expire:
+     * ZooKeeper removes its ephemeral nodes immediately). For tests and for a second signal during shutdown.
+     */
+    public synchronized void halt() {
+        if (closed) {
+            return;
+        }
+        LOG.warn("broker halting broker={} (no handover)", config.brokerId());
+        closeAll();
+    }
+
+    private void closeAll() {
+        closed = true;
+        adapter.close();
+        server.close();
+        loop.close();
+        LOG.info("broker stopped broker={}", config.brokerId());
+    }
+
+    /** Same as {@link #shutdown()}. */
+    @Override
+    public void close() {
+        shutdown();
+    }
+}

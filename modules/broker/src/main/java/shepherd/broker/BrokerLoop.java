@@ -1,0 +1,332 @@
+package shepherd.broker;
+
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import shepherd.coordination.Coordinator;
+import shepherd.coordination.CoordinatorEffect;
+import shepherd.coordination.CoordinatorEvent;
+import shepherd.coordination.CoordinatorTimer;
+import shepherd.coordination.GroupView;
+import shepherd.protocol.BrokerInfo;
+import shepherd.protocol.Request;
+import shepherd.transport.Connection;
+import shepherd.transport.ConnectionHandler;
+
+/**
+ * The broker's event loop: one thread owns the {@link Coordinator} and executes its effects; Netty, ZooKeeper and
+ * timer threads only enqueue events (DESIGN §2, docs/architecture.md §2). Handling one event at a time is what
+ * makes "stop commanding at once" on Disconnected true: the next event already sees it.
+ *
+ * <p><b>Logging.</b> The loop is the one place that sees every event and effect in order, so it logs the cluster's
+ * story once, at INFO, as {@code key=value} fields: elections and observed coordinators, session changes, role
+ * changes with the epoch, handover, the brokers list, the core's Notices, and per rebalance its outcome (generation,
+ * members, partitions). Rebalance outcomes are found cheaply: only groups whose run emitted {@code Assigned} are
+ * looked at after each event, until their run ends.
+ */
+public final class BrokerLoop implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerLoop.class);
+    private static final Object STOP = new Object();
+
+    /** A timer firing; {@code token} identifies the arming it belongs to, so a replaced or cancelled one is dropped. */
+    private record TimerDue(CoordinatorTimer timer, Object token) {}
+
+    private record Armed(Object token, ScheduledFuture<?> future) {}
+
+    private final Coordinator core;
+    private final LongSupplier clockMs;
+    private final ZooKeeperPort zooKeeper;
+    private final long requestTimeoutMs;
+    private final int brokerId;
+    private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    private final ScheduledExecutorService timers;
+    private final Thread thread;
+    // Loop-thread state:
+    private final Map<Long, Connection> connections = new HashMap<>();
+    private final Map<CoordinatorTimer, Armed> scheduled = new HashMap<>();
+    private final CompletableFuture<Integer> handedOver = new CompletableFuture<>();
+    private final Set<String> groupsRunning = new LinkedHashSet<>();
+    private final Map<String, Integer> generationLogged = new HashMap<>();
+    private List<Integer> brokersLogged = List.of();
+    private int leaderLogged = Integer.MIN_VALUE;
+    private int leaderEpochLogged = Integer.MIN_VALUE;
+
+    public BrokerLoop(Coordinator core, LongSupplier clockMs, ZooKeeperPort zooKeeper, long requestTimeoutMs) {
+        this(core, clockMs, zooKeeper, requestTimeoutMs, -1);
+    }
+
+    /** @param brokerId only for thread names and log lines */
+    public BrokerLoop(Coordinator core, LongSupplier clockMs, ZooKeeperPort zooKeeper, long requestTimeoutMs,
+                      int brokerId) {
+        this.core = core;
+        this.clockMs = clockMs;
+        this.zooKeeper = zooKeeper;
+        this.requestTimeoutMs = requestTimeoutMs;
+        this.brokerId = brokerId;
+        String suffix = brokerId < 0 ? "" : "-" + brokerId;
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "shepherd-broker-timers" + suffix);
+            t.setDaemon(true);
+            return t;
+        });
+        this.thread = new Thread(this::loop, "shepherd-broker-loop" + suffix);
+    }
+
+    public void start() {
+        thread.start();
+        enqueue(new CoordinatorEvent.Boot());
+    }
+
+    /** Thread-safe: the only way into the core. */
+    public void enqueue(CoordinatorEvent event) {
+        queue.add(event);
+    }
+
+    /** Runs {@code action} on the loop thread (status queries, tests). Never completes once the loop is closed. */
+    public <T> CompletableFuture<T> call(Function<Coordinator, T> action) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        queue.add((Runnable) () -> {
+            try {
+                result.complete(action.apply(core));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
+    }
+
+    /** Completes with the epoch once a graceful handover has finished. */
+    public CompletableFuture<Integer> handedOver() {
+        return handedOver;
+    }
+
+    /** Consumers' connections: requests and closes become events. */
+    public ConnectionHandler connectionHandler() {
+        return new ConnectionHandler() {
+            @Override
+            public void onOpen(Connection connection) {
+                queue.add((Runnable) () -> connections.put(connection.id(), connection));
+            }
+
+            @Override
+            public void onRequest(Connection connection, int correlationId, Request request) {
+                queue.add((Runnable) () -> connections.putIfAbsent(connection.id(), connection));
+                enqueue(new CoordinatorEvent.RequestReceived(connection.id(), correlationId, request));
+            }
+
+            @Override
+            public void onClose(Connection connection, Optional<Throwable> cause) {
+                enqueue(new CoordinatorEvent.ConnectionClosed(connection.id()));
+                queue.add((Runnable) () -> connections.remove(connection.id()));
+            }
+        };
+    }
+
+    private void loop() {
+        while (true) {
+            Object next;
+            try {
+                next = queue.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (next == STOP) {
+                return;
+            }
+            try {
+                if (next instanceof Runnable r) {
+                    r.run();
+                } else if (next instanceof TimerDue due) {
+                    fire(due);
+                } else {
+                    handle((CoordinatorEvent) next);
+                }
+            } catch (RuntimeException e) {
+                // A bug, not an outcome: log it with the event, keep serving the other groups.
+                LOG.error("event failed broker={} event={}", brokerId, next, e);
+            }
+        }
+    }
+
+    private void handle(CoordinatorEvent event) {
+        Coordinator.Role roleBefore = core.role();
+        int epochBefore = core.epoch();
+        logEvent(event);
+        List<CoordinatorEffect> effects = core.onEvent(event, clockMs.getAsLong());
+        effects.forEach(this::execute);
+        if (core.role() != roleBefore || core.epoch() != epochBefore) {
+            LOG.info("role changed broker={} from={} to={} epoch={} previousEpoch={}", brokerId, roleBefore,
+                    core.role(), core.epoch(), epochBefore);
+        }
+        if (!groupsRunning.isEmpty()) {
+            logRebalanceOutcomes();
+        }
+    }
+
+    private void logEvent(CoordinatorEvent event) {
+        if (event instanceof CoordinatorEvent.ElectionWon won) {
+            LOG.info("election won broker={} epoch={} previousHandedOver={}", brokerId, won.epoch(),
+                    won.previousHandedOver());
+        } else if (event instanceof CoordinatorEvent.LeaderObserved seen) {
+            if (seen.brokerId() != leaderLogged || seen.epoch() != leaderEpochLogged) {
+                leaderLogged = seen.brokerId();
+                leaderEpochLogged = seen.epoch();
+                LOG.info("coordinator observed broker={} coordinator={} epoch={}", brokerId, seen.brokerId(),
+                        seen.epoch());
+            }
+        } else if (event instanceof CoordinatorEvent.ZkDisconnected) {
+            LOG.warn("zookeeper disconnected broker={} role={} epoch={} (commanding stops)", brokerId, core.role(),
+                    core.epoch());
+        } else if (event instanceof CoordinatorEvent.ZkSyncConnected) {
+            LOG.info("zookeeper reconnected broker={} role={} epoch={} (same session)", brokerId, core.role(),
+                    core.epoch());
+        } else if (event instanceof CoordinatorEvent.ZkExpired) {
+            LOG.warn("zookeeper session expired broker={} role={} epoch={} (reset, running for election again)",
+                    brokerId, core.role(), core.epoch());
+        } else if (event instanceof CoordinatorEvent.HandoverRequested) {
+            LOG.info("handover requested broker={} role={} epoch={}", brokerId, core.role(), core.epoch());
+        } else if (event instanceof CoordinatorEvent.BrokersChanged changed) {
+            List<Integer> ids = changed.brokers().stream().map(BrokerInfo::id).sorted().toList();
+            if (!ids.equals(brokersLogged)) {
+                brokersLogged = ids;
+                LOG.info("brokers changed broker={} brokers={}", brokerId, ids);
+            }
+        }
+    }
+
+    /** One line per run that ended (and per generation reached), for the groups whose run emitted Assigned. */
+    private void logRebalanceOutcomes() {
+        for (var it = groupsRunning.iterator(); it.hasNext(); ) {
+            String group = it.next();
+            Optional<GroupView> view = core.group(group);
+            if (view.isEmpty()) {
+                it.remove();
+                continue;
+            }
+            GroupView g = view.get();
+            Integer before = generationLogged.put(group, g.generation());
+            if (before != null && before != g.generation() || before == null && g.generation() > 0 && g.running()) {
+                LOG.info("group generation broker={} epoch={} group={} generation={} members={}", brokerId,
+                        core.epoch(), group, g.generation(), g.members());
+            }
+            if (!g.running()) {
+                it.remove();
+                LOG.info("rebalance ended broker={} epoch={} group={} generation={} stable={} members={} partitions={}",
+                        brokerId, core.epoch(), group, g.generation(), g.stable(), g.members(), g.owners().size());
+            }
+        }
+    }
+
+    private void execute(CoordinatorEffect effect) {
+        if (effect instanceof CoordinatorEffect.SendRequest s) {
+            send(s);
+        } else if (effect instanceof CoordinatorEffect.Respond r) {
+            Connection c = connections.get(r.connectionId());
+            if (c != null && c.isOpen()) {
+                try {
+                    c.respond(r.correlationId(), r.response());
+                } catch (IllegalStateException e) {
+                    LOG.debug("response on connection {} dropped: {}", r.connectionId(), e.getMessage());
+                }
+            }
+        } else if (effect instanceof CoordinatorEffect.CloseConnection c) {
+            Connection connection = connections.get(c.connectionId());
+            if (connection != null) {
+                connection.close();
+            }
+        } else if (effect instanceof CoordinatorEffect.SetTimer t) {
+            arm(t);
+        } else if (effect instanceof CoordinatorEffect.CancelTimer t) {
+            cancel(t.timer());
+        } else if (effect instanceof CoordinatorEffect.CancelAllTimers) {
+            scheduled.values().forEach(a -> a.future().cancel(false));
+            scheduled.clear();
+        } else if (effect instanceof CoordinatorEffect.Notice n) {
+            LOG.info("notice broker={} epoch={}: {}", brokerId, core.epoch(), n.message());
+        } else if (effect instanceof CoordinatorEffect.Assigned a) {
+            groupsRunning.add(a.group());
+            LOG.debug("assignment broker={} group={} assignment={}", brokerId, a.group(), a.assignment());
+        } else if (effect instanceof CoordinatorEffect.HandedOver h) {
+            LOG.info("handed over broker={} epoch={}", brokerId, h.epoch());
+            handedOver.complete(h.epoch());
+        } else {
+            zooKeeper.execute(effect);
+        }
+    }
+
+    private void send(CoordinatorEffect.SendRequest s) {
+        Connection c = connections.get(s.connectionId());
+        if (c == null) {
+            return; // closed: ConnectionClosed is (or was) on the queue
+        }
+        try {
+            c.request(s.request(), requestTimeoutMs).whenComplete((response, error) -> {
+                if (response != null) {
+                    enqueue(new CoordinatorEvent.ResponseReceived(s.connectionId(), s.requestId(), response));
+                } // a failure needs no event: the core's own timers count the missing answer
+            });
+        } catch (RuntimeException e) {
+            // e.g. a Start too large for the frame limit: the core counts it as unanswered, like a refusal.
+            LOG.warn("request not sent broker={} connection={} api={}: {}", brokerId, s.connectionId(),
+                    s.request().apiKey(), e.toString());
+        }
+    }
+
+    /**
+     * Arms a timer under a fresh token. Matching the token when it fires (not the future's {@code isDone()}, which
+     * the timer thread sets only after our enqueue returns, so the loop could see it still running) drops exactly
+     * the firings of timers cancelled or re-armed since.
+     */
+    private void arm(CoordinatorEffect.SetTimer t) {
+        cancel(t.timer());
+        Object token = new Object();
+        long delayMs = Math.max(0, t.deadlineMs() - clockMs.getAsLong());
+        ScheduledFuture<?> f = timers.schedule(() -> queue.add(new TimerDue(t.timer(), token)), delayMs,
+                TimeUnit.MILLISECONDS);
+        scheduled.put(t.timer(), new Armed(token, f));
+    }
+
+    private void fire(TimerDue due) {
+        Armed armed = scheduled.get(due.timer());
+        if (armed == null || armed.token() != due.token()) {
+            return;
+        }
+        scheduled.remove(due.timer());
+        handle(new CoordinatorEvent.TimerFired(due.timer()));
+    }
+
+    private void cancel(CoordinatorTimer timer) {
+        Armed a = scheduled.remove(timer);
+        if (a != null) {
+            a.future().cancel(false);
+        }
+    }
+
+    /** Stops the loop after the events already queued, and the timers. Idempotent. */
+    @Override
+    public void close() {
+        queue.add(STOP);
+        if (thread.isAlive() && Thread.currentThread() != thread) {
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        timers.shutdownNow();
+    }
+}
