@@ -135,6 +135,7 @@ final class Election {
                 // Our own node: an earlier attempt of ours committed though its reply never reached us.
                 resolveLostElection(s, handover);
             } else if (code == Code.OK) {
+                removeIfStale(s, stat);
                 s.zk.getData(ZkPaths.EPOCH, false, (rc2, p2, ctx2, data, epochStat) -> adapter.post(s, () -> {
                     if (Code.get(rc2) == Code.OK) {
                         adapter.decodeOrSkip(p2, epochStat, () -> ZnodeCodec.decodeEpoch(p2, data))
@@ -144,6 +145,32 @@ final class Election {
                 }), null);
             } else if (code != Code.SESSIONEXPIRED) {
                 retryElectionLater(s);
+            }
+        }), null);
+    }
+
+    /**
+     * An election node with our broker id under another session was left by an earlier session of this broker (a
+     * restart before the old session expired; ids are unique among live brokers, which the registry enforces). Its
+     * holder is gone, and waiting for ZooKeeper to expire it would leave the cluster without a coordinator for a
+     * session timeout: delete it, conditionally on the version we saw, and run again. Whatever the old session
+     * might still write is fenced by the epoch the next win bumps.
+     */
+    private void removeIfStale(ZkSession s, org.apache.zookeeper.data.Stat seen) {
+        s.zk.getData(ZkPaths.COORDINATOR, false, (rc, path, ctx, data, stat) -> adapter.post(s, () -> {
+            if (Code.get(rc) != Code.OK || stat.getCzxid() != seen.getCzxid() || !wantElection || coordinator) {
+                return;
+            }
+            boolean ours;
+            try {
+                ours = ZnodeCodec.decodeCoordinator(path, data) == adapter.config().brokerId();
+            } catch (ZnodeFormatException e) {
+                return; // garbage in the node: not provably ours; its session's expiry will remove it
+            }
+            if (ours) {
+                LOG.info("broker {}: deleting the election node left by our earlier session 0x{}",
+                        adapter.config().brokerId(), Long.toHexString(stat.getEphemeralOwner()));
+                s.zk.delete(ZkPaths.COORDINATOR, stat.getVersion(), (rc2, p2, ctx2) -> { }, null);
             }
         }), null);
     }

@@ -455,6 +455,45 @@ class ZooKeeperAdapterIT {
 
     // ------------------------------------------------------------------ helpers
 
+    @Test
+    void anElectionNodeLeftByAnEarlierSessionOfThisBrokerIsRemoved() throws Exception {
+        // An earlier process of broker 7 won and was restarted before its session expired: the node is still there.
+        ZooKeeper earlier = connect(connectString);
+        earlier.create("/consumers", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        earlier.create(ZkPaths.COORDINATOR, ZnodeCodec.encodeCoordinator(7), Ids.OPEN_ACL_UNSAFE,
+                CreateMode.EPHEMERAL);
+        try {
+            EventLog log = new EventLog();
+            ZooKeeperAdapter a = adapter(7, log);
+            long started = System.currentTimeMillis();
+            a.execute(new CoordinatorEffect.RunForElection());
+            CoordinatorEvent.ElectionWon won = log.await(CoordinatorEvent.ElectionWon.class);
+            assertTrue(System.currentTimeMillis() - started < SESSION_TIMEOUT_MS,
+                    "won without waiting for the earlier session to expire");
+            assertEquals(a.sessionId(), admin.exists(ZkPaths.COORDINATOR, false).getEphemeralOwner());
+            assertTrue(won.epoch() >= 1);
+        } finally {
+            earlier.close();
+        }
+    }
+
+    @Test
+    void anElectionNodeOfAnotherBrokerIsLeftAlone() throws Exception {
+        ZooKeeper other = connect(connectString);
+        other.create("/consumers", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        other.create(ZkPaths.COORDINATOR, ZnodeCodec.encodeCoordinator(8), Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
+        try {
+            EventLog log = new EventLog();
+            ZooKeeperAdapter a = adapter(7, log);
+            a.execute(new CoordinatorEffect.RunForElection());
+            log.await(CoordinatorEvent.LeaderObserved.class);
+            assertEquals(other.getSessionId(), admin.exists(ZkPaths.COORDINATOR, false).getEphemeralOwner());
+            assertEquals(List.of(), log.all(CoordinatorEvent.ElectionWon.class));
+        } finally {
+            other.close();
+        }
+    }
+
     private void createTopic(String topic, int brokerId, int partitions) throws Exception {
         admin.create(ZkPaths.topic(topic), new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
         admin.create(ZkPaths.topicBroker(topic, brokerId), ZnodeCodec.encodePartitions(partitions),
