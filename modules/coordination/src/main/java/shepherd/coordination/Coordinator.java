@@ -488,6 +488,14 @@ public final class Coordinator {
         g.offsets.putAll(snapshot.offsets());
         long since = role == Role.LOADING ? wonAtMs : now;
         snapshot.registrations().forEach((consumerId, registration) -> {
+            Optional<String> invalid = Subscriptions.invalid(name, consumerId, registration);
+            if (invalid.isPresent()) {
+                // Written by an older version or by hand: skip it, say so once, disturb nothing else. The member
+                // will be told INVALID_REGISTRATION if it registers with it again.
+                emit(new Notice("group '" + name + "': skipping the recorded registration of '" + consumerId + "': "
+                        + invalid.get()));
+                return;
+            }
             g.members.put(consumerId, new Member(consumerId, registration));
             if (!defects.contains(Defect.NO_LEASE_WAIT) && !previousHandedOver) {
                 g.fencedUntil.put(consumerId, config.leaseSurelyOverMs(since, registration.leaseMs()));

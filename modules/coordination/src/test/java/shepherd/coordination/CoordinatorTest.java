@@ -257,6 +257,22 @@ class CoordinatorTest {
         }
 
         @Test
+        void aRecordedRegistrationWithABadRegexIsSkippedAndNothingElseIsDisturbed() {
+            d.boot();
+            d.win(EPOCH);
+            Registration bad = new Registration(new shepherd.protocol.WildcardSubscription(
+                    shepherd.protocol.WildcardKind.WHITELIST, "logs([", 1), true, shepherd.protocol.OffsetReset.SMALLEST,
+                    100, (short) 2);
+            GroupSnapshot withGarbage = GroupSnapshot.of(3, "range", Map.of("a", registration("t"), "x", bad),
+                    Map.of(tp(0), stream("a")), Map.of());
+            List<CoordinatorEffect> effects = d.load(Map.of(G, withGarbage));
+            assertTrue(only(effects, Notice.class).stream().anyMatch(n -> n.message().contains("'x'")
+                    && n.message().contains("logs([")), effects.toString());
+            assertEquals(Coordinator.Role.LEASE_WAIT, d.coordinator.role());
+            assertEquals(Set.of("a"), d.view(G).members());
+        }
+
+        @Test
         void recordedMembersThatDidNotReturnAreRemoved() {
             winAndLoad(false);
             reRegister(1, "a");
