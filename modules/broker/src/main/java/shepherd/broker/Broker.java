@@ -82,7 +82,7 @@ public final class Broker implements AutoCloseable {
         Broker broker = new Broker(config, loop, server, adapter, info);
         loop.start();
         try {
-            adapter.registerBroker(info).get(config.sessionTimeoutMs() + 5_000, TimeUnit.MILLISECONDS);
+            adapter.registerBroker(info).get(2L * config.sessionTimeoutMs() + 5_000, TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException | InterruptedException e) {
             broker.halt();
             if (e instanceof InterruptedException) {

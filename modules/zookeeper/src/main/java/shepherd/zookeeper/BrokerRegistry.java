@@ -26,6 +26,8 @@ final class BrokerRegistry {
     private final ZooKeeperAdapter adapter;
     private final Set<Long> pastSessionIds = new HashSet<>();
     private BrokerInfo broker;
+    private long conflictSinceMs = Long.MIN_VALUE;
+    private long conflictOwner;
     private CompletableFuture<Void> brokerRegistered;
 
     BrokerRegistry(ZooKeeperAdapter adapter) {
@@ -90,12 +92,36 @@ final class BrokerRegistry {
             } else if (pastSessionIds.contains(owner) || sameProcess) {
                 LOG.info("deleting {} left by our earlier session 0x{}", path, Long.toHexString(owner));
                 s.zk.delete(path, stat.getVersion(), (rc2, p2, ctx2) -> adapter.post(s, () -> register(s)), null);
+            } else if (waitForHolder(owner)) {
+                adapter.retryLater(s, () -> register(s));
             } else {
                 DuplicateBrokerIdException e = new DuplicateBrokerIdException(info.id(), owner);
                 LOG.error(e.getMessage());
                 brokerRegistered.completeExceptionally(e);
             }
         }), null);
+    }
+
+    /**
+     * Another session holds our id. It may be a previous process of this broker that crashed and whose session
+     * ZooKeeper has not expired yet (a restart within the session timeout), or a second live broker with the same
+     * id (a configuration mistake). Only waiting tells them apart: a dead holder's node goes within a session
+     * timeout (plus the server's rounding to ticks), a live one's does not. Until then, retry; after, refuse.
+     */
+    private boolean waitForHolder(long owner) {
+        long now = adapter.now();
+        if (conflictSinceMs == Long.MIN_VALUE || conflictOwner != owner) {
+            conflictSinceMs = now;
+            conflictOwner = owner;
+            LOG.warn("broker id {} is held by session 0x{}: waiting up to {} ms for it to expire (a previous process"
+                    + " of this broker?) before refusing to start", broker.id(), Long.toHexString(owner),
+                    conflictWaitMs());
+        }
+        return now - conflictSinceMs < conflictWaitMs();
+    }
+
+    private long conflictWaitMs() {
+        return adapter.config().sessionTimeoutMs() * 3L / 2;
     }
 
     /** {@code /brokers/ids} children (watched) and each broker's data, as one BrokersChanged. */

@@ -440,6 +440,23 @@ class ZooKeeperAdapterIT {
     }
 
     @Test
+    void aRestartWaitsForThePreviousProcessesSessionToGoInsteadOfRefusing() throws Exception {
+        // The previous process of broker 3 crashed a moment ago: its session (and node) still live.
+        EventLog logOld = new EventLog();
+        ZooKeeperAdapter previous = adapter(3, logOld);
+        previous.registerBroker(new BrokerInfo(3, "host-c", 9092, "host-c-started-1")).get(15, TimeUnit.SECONDS);
+
+        EventLog log = new EventLog();
+        ZooKeeperAdapter restarted = adapter(3, log);
+        var registered = restarted.registerBroker(new BrokerInfo(3, "host-c", 9092, "host-c-started-2"));
+        awaitOwner(ZkPaths.broker(3), previous.sessionId());
+        assertTrue(!registered.isDone(), "still waiting while the old session lives");
+        previous.close(); // its session ends (ZooKeeper would expire it within the session timeout)
+        registered.get(15, TimeUnit.SECONDS);
+        awaitOwner(ZkPaths.broker(3), restarted.sessionId());
+    }
+
+    @Test
     void aNodeLeftByThisProcessIsReplaced() throws Exception {
         // A node of this process's creator id under another session: our own earlier incarnation's leftover.
         ZooKeeper previous = connect(connectString);
