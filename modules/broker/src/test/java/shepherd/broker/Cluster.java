@@ -116,6 +116,32 @@ final class Cluster implements AutoCloseable {
         b.halt();
     }
 
+    /**
+     * Cuts the ZooKeeper link of a broker started with {@link #startBrokerViaProxy} and refuses every reconnect,
+     * leaving the broker itself running: unless {@link #heal healed} within the session timeout, the server expires
+     * its session for real, and the broker hears of it only once it can reconnect.
+     */
+    void isolate(Broker b) {
+        CuttableProxy proxy = proxies.get(b);
+        proxy.refuse(true);
+        proxy.cut();
+    }
+
+    /** Lets an {@link #isolate isolated} broker reconnect to ZooKeeper. */
+    void heal(Broker b) {
+        proxies.get(b).refuse(false);
+    }
+
+    /** The session owning the ephemeral node at {@code path}, 0 if there is none. */
+    long ephemeralOwner(String path) {
+        try {
+            org.apache.zookeeper.data.Stat stat = admin.exists(path, false);
+            return stat == null ? 0 : stat.getEphemeralOwner();
+        } catch (Exception e) {
+            throw new IllegalStateException("exists(" + path + ") failed", e);
+        }
+    }
+
     List<InetSocketAddress> addresses() {
         return brokers.stream().map(b -> new InetSocketAddress("127.0.0.1", b.port())).toList();
     }

@@ -58,6 +58,34 @@ final class TestConsumer implements AutoCloseable {
     private volatile int registrations;
     private volatile boolean dead;
     private volatile boolean closed;
+    private volatile long stopResponseDelayMs;
+    private volatile int stopsReceived;
+    // Ownership history: one interval per partition per Start, closed by Stop, lease expiry, connection close or
+    // close(); written on the loop thread only.
+    private final List<Ownership> ownership = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.Map<String, Ownership> open = new java.util.HashMap<>();
+
+    /** One partition held from {@code fromNanos} (Start received) until {@code toNanos} (Long.MAX_VALUE if held). */
+    static final class Ownership {
+        final String consumer;
+        final String partition;
+        final int epoch;
+        final long fromNanos;
+        volatile long toNanos = Long.MAX_VALUE;
+
+        Ownership(String consumer, String partition, int epoch, long fromNanos) {
+            this.consumer = consumer;
+            this.partition = partition;
+            this.epoch = epoch;
+            this.fromNanos = fromNanos;
+        }
+
+        @Override
+        public String toString() {
+            return consumer + ":" + partition + "@e" + epoch + "[" + fromNanos + ","
+                    + (toNanos == Long.MAX_VALUE ? "open" : Long.toString(toNanos)) + ")";
+        }
+    }
 
     TestConsumer(TransportClient client, List<InetSocketAddress> bootstrap, String group, String id, String topic,
                  int pingIntervalMs, int maxPingRetries) {
@@ -102,6 +130,29 @@ final class TestConsumer implements AutoCloseable {
         return registrations;
     }
 
+    /** Every interval this consumer held a partition, in order of Start. */
+    List<Ownership> ownership() {
+        return List.copyOf(ownership);
+    }
+
+    /** Stop requests answered so far (counted when received). */
+    int stopsReceived() {
+        return stopsReceived;
+    }
+
+    /** Answers every later Stop this much late (the partitions are released at once, only the answer waits). */
+    void delayStopResponses(long delayMs) {
+        stopResponseDelayMs = delayMs;
+    }
+
+    private void releaseAll() {
+        long now = System.nanoTime();
+        for (Ownership o : open.values()) {
+            o.toNanos = now;
+        }
+        open.clear();
+    }
+
     /** Stops answering anything, never rediscovers: a failed process whose socket stays open. */
     void die() {
         dead = true;
@@ -111,6 +162,7 @@ final class TestConsumer implements AutoCloseable {
     public void close() {
         closed = true;
         post(() -> {
+            releaseAll();
             if (current != null) {
                 current.close();
             }
@@ -196,6 +248,7 @@ final class TestConsumer implements AutoCloseable {
 
     /** Stop everything, close the connection, rediscover (DESIGN §6: lease expiry or closed connection). */
     private void drop() {
+        releaseAll();
         assigned = null;
         Connection c = current;
         current = null;
@@ -236,11 +289,30 @@ final class TestConsumer implements AutoCloseable {
             lastGrantMs = nowMs();
             c.respond(correlationId, new PingResponse(ErrorCode.NONE, generation, null));
         } else if (request instanceof StopRequest) {
+            releaseAll();
             assigned = null;
-            c.respond(correlationId, new StopResponse(ErrorCode.NONE, null));
+            stopsReceived++;
+            long delay = stopResponseDelayMs;
+            if (delay > 0) {
+                try {
+                    exec.schedule(() -> c.respond(correlationId, new StopResponse(ErrorCode.NONE, null)), delay,
+                            TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException e) {
+                    // closed
+                }
+            } else {
+                c.respond(correlationId, new StopResponse(ErrorCode.NONE, null));
+            }
         } else if (request instanceof StartRequest s) {
             lastGrantMs = nowMs();
             generation = s.generation();
+            releaseAll();
+            long now = System.nanoTime();
+            for (PartitionAssignment a : s.assigned()) {
+                Ownership o = new Ownership(id, a.topic() + "/" + a.partition(), epoch, now);
+                open.put(o.partition, o);
+                ownership.add(o);
+            }
             assigned = List.copyOf(new ArrayList<>(s.assigned()));
             c.respond(correlationId, StartResponse.ok());
         }
