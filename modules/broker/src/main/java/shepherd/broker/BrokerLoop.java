@@ -59,6 +59,8 @@ public final class BrokerLoop implements AutoCloseable {
     private final Map<CoordinatorTimer, Armed> scheduled = new HashMap<>();
     private final CompletableFuture<Integer> handedOver = new CompletableFuture<>();
     private final Set<String> groupsRunning = new LinkedHashSet<>();
+    /** When the run of a group we are watching began (its first Assigned), for the duration logged at its end. */
+    private final Map<String, Long> runStartedMs = new HashMap<>();
     private final Map<String, Integer> generationLogged = new HashMap<>();
     private List<Integer> brokersLogged = List.of();
     private int leaderLogged = Integer.MIN_VALUE;
@@ -215,6 +217,7 @@ public final class BrokerLoop implements AutoCloseable {
             Optional<GroupView> view = core.group(group);
             if (view.isEmpty()) {
                 it.remove();
+                runStartedMs.remove(group);
                 continue;
             }
             GroupView g = view.get();
@@ -225,8 +228,11 @@ public final class BrokerLoop implements AutoCloseable {
             }
             if (!g.running()) {
                 it.remove();
-                LOG.info("rebalance ended broker={} epoch={} group={} generation={} stable={} members={} partitions={}",
-                        brokerId, core.epoch(), group, g.generation(), g.stable(), g.members(), g.owners().size());
+                Long started = runStartedMs.remove(group);
+                long durationMs = started == null ? 0 : clockMs.getAsLong() - started;
+                LOG.info("rebalance ended broker={} epoch={} group={} generation={} outcome={} durationMs={} members={}"
+                        + " partitions={}", brokerId, core.epoch(), group, g.generation(),
+                        g.stable() ? "stable" : "retrying", durationMs, g.members(), g.owners().size());
             }
         }
     }
@@ -259,6 +265,7 @@ public final class BrokerLoop implements AutoCloseable {
             LOG.info("notice broker={} epoch={}: {}", brokerId, core.epoch(), n.message());
         } else if (effect instanceof CoordinatorEffect.Assigned a) {
             groupsRunning.add(a.group());
+            runStartedMs.putIfAbsent(a.group(), clockMs.getAsLong());
             LOG.debug("assignment broker={} group={} assignment={}", brokerId, a.group(), a.assignment());
         } else if (effect instanceof CoordinatorEffect.HandedOver h) {
             LOG.info("handed over broker={} epoch={}", brokerId, h.epoch());
