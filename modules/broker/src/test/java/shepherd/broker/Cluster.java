@@ -152,6 +152,14 @@ final class Cluster implements AutoCloseable {
         return c.start();
     }
 
+    /** A consumer registering with {@code subscription} (a wildcard one, say) instead of one static topic. */
+    TestConsumer consumer(String group, String id, shepherd.protocol.Subscription subscription) {
+        TestConsumer c = new TestConsumer(client, addresses(), group, id, subscription, PING_INTERVAL_MS,
+                PING_RETRIES);
+        consumers.add(c);
+        return c.start();
+    }
+
     /** Writes {@code /brokers/topics/[topic]/[brokerId]} = {@code partitions}, creating or updating it. */
     void setPartitions(String topic, int brokerId, int partitions) throws Exception {
         createIfMissing(ZkPaths.BROKERS);
@@ -171,6 +179,19 @@ final class Cluster implements AutoCloseable {
             return admin.exists(path, false) != null;
         } catch (Exception e) {
             throw new IllegalStateException("exists(" + path + ") failed", e);
+        }
+    }
+
+    /** Writes {@code data} at {@code path} as a persistent node, creating missing parents empty. */
+    void put(String path, byte[] data) throws Exception {
+        String parent = ZkPaths.parent(path);
+        if (!parent.equals("/") && admin.exists(parent, false) == null) {
+            put(parent, new byte[0]);
+        }
+        try {
+            admin.create(path, data, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        } catch (KeeperException.NodeExistsException e) {
+            admin.setData(path, data, -1);
         }
     }
 

@@ -25,6 +25,7 @@ import shepherd.protocol.StartResponse;
 import shepherd.protocol.StaticSubscription;
 import shepherd.protocol.StopRequest;
 import shepherd.protocol.StopResponse;
+import shepherd.protocol.Subscription;
 import shepherd.protocol.TopicStreams;
 import shepherd.transport.Connection;
 import shepherd.transport.ConnectionHandler;
@@ -43,7 +44,7 @@ final class TestConsumer implements AutoCloseable {
     private final List<InetSocketAddress> bootstrap;
     private final String group;
     private final String id;
-    private final List<TopicStreams> topics;
+    private final Subscription subscription;
     private final int pingIntervalMs;
     private final short maxPingRetries;
     private final ScheduledExecutorService exec;
@@ -89,11 +90,18 @@ final class TestConsumer implements AutoCloseable {
 
     TestConsumer(TransportClient client, List<InetSocketAddress> bootstrap, String group, String id, String topic,
                  int pingIntervalMs, int maxPingRetries) {
+        this(client, bootstrap, group, id, new StaticSubscription(List.of(new TopicStreams(topic, 1))),
+                pingIntervalMs, maxPingRetries);
+    }
+
+    /** A consumer registering with any subscription, a wildcard one included. */
+    TestConsumer(TransportClient client, List<InetSocketAddress> bootstrap, String group, String id,
+                 Subscription subscription, int pingIntervalMs, int maxPingRetries) {
         this.client = client;
         this.bootstrap = List.copyOf(bootstrap);
         this.group = group;
         this.id = id;
-        this.topics = List.of(new TopicStreams(topic, 1));
+        this.subscription = subscription;
         this.pingIntervalMs = pingIntervalMs;
         this.maxPingRetries = (short) maxPingRetries;
         this.exec = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -229,7 +237,7 @@ final class TestConsumer implements AutoCloseable {
                 return;
             }
             current = c;
-            RegisterRequest register = new RegisterRequest(group, id, new StaticSubscription(topics), false,
+            RegisterRequest register = new RegisterRequest(group, id, subscription, false,
                     OffsetReset.SMALLEST, pingIntervalMs, maxPingRetries, highestEpoch);
             onLoop(c.request(register, 2_000), (response, e2) -> {
                 if (c != current) {

@@ -439,6 +439,39 @@ class ZooKeeperAdapterIT {
         logA.await(CoordinatorEvent.BrokersChanged.class, 0, c -> c.brokers().equals(List.of(one, two)));
     }
 
+    /**
+     * A broker registration nobody can read (truncated JSON, or bytes that are not UTF-8) is garbage left by some
+     * other writer: it must be counted and skipped, not hide the brokers that are readable, since the coordinator's
+     * Consult answers and the broker list come from the same read.
+     */
+    @Test
+    void garbageInABrokerRegistrationIsSkippedAndTheOthersAreListed() throws Exception {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter a = adapter(1, log);
+        BrokerInfo one = new BrokerInfo(1, "host-a", 9092, "host-a-1");
+        a.registerBroker(one).get(15, TimeUnit.SECONDS);
+        int first = log.indexOf(log.await(CoordinatorEvent.BrokersChanged.class, 0,
+                c -> c.brokers().equals(List.of(one))));
+        long garbageBefore = a.garbageCount();
+
+        admin.create(ZkPaths.broker(99), "{\"version\":1,\"host\":".getBytes(StandardCharsets.UTF_8),
+                Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
+        admin.create(ZkPaths.broker(98), new byte[] {'{', (byte) 0xC3, (byte) 0x28, (byte) 0xFF, '}'},
+                Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+
+        // Every list read after the garbage appeared names broker 1 alone.
+        CoordinatorEvent.BrokersChanged after = log.await(CoordinatorEvent.BrokersChanged.class, first + 1, c -> true);
+        assertEquals(List.of(one), after.brokers());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (a.garbageCount() < garbageBefore + 2 && System.nanoTime() < deadline) {
+            Thread.sleep(20); // polling interval of a condition with a deadline
+        }
+        assertEquals(garbageBefore + 2, a.garbageCount(), "both bad registrations counted once");
+        for (CoordinatorEvent.BrokersChanged c : log.all(CoordinatorEvent.BrokersChanged.class)) {
+            assertEquals(List.of(one), c.brokers(), log.events().toString());
+        }
+    }
+
     @Test
     void aRestartWaitsForThePreviousProcessesSessionToGoInsteadOfRefusing() throws Exception {
         // The previous process of broker 3 crashed a moment ago: its session (and node) still live.
