@@ -13,5 +13,8 @@ module shepherd.consumer {
     // safety checks say something about the code that runs. Qualified: applications never see the core.
     exports shepherd.consumer.session to shepherd.testkit, shepherd.simulation;
 
-    // exports shepherd.consumer as soon as the package holds its first type (javac refuses an export of an empty package).
+    exports shepherd.consumer;
+
+    // Records come from sources found by name; the built-in one is shepherd.source.file's "file".
+    uses shepherd.consumer.PartitionSource;
 }

@@ -1,0 +1,545 @@
+package shepherd.consumer.internal;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import shepherd.consumer.AllKnownBrokersNotAvailableException;
+import shepherd.consumer.CommitFailedException;
+import shepherd.consumer.ConsumerConfig;
+import shepherd.consumer.ConsumerStatus;
+import shepherd.consumer.ConsumerTimeoutException;
+import shepherd.consumer.PartitionLogs;
+import shepherd.consumer.session.ConsumerSession;
+import shepherd.consumer.session.SessionConfig;
+import shepherd.consumer.session.SessionEffect;
+import shepherd.consumer.session.SessionEvent;
+import shepherd.consumer.session.SessionState;
+import shepherd.consumer.session.SessionStatus;
+import shepherd.consumer.session.Step;
+import shepherd.consumer.session.TimerKey;
+import shepherd.protocol.BrokerInfo;
+import shepherd.protocol.ConsultRequest;
+import shepherd.protocol.ConsultResponse;
+import shepherd.protocol.ErrorCode;
+import shepherd.protocol.OffsetCommitRequest;
+import shepherd.protocol.OffsetCommitResponse;
+import shepherd.protocol.PartitionAssignment;
+import shepherd.protocol.PartitionOffset;
+import shepherd.protocol.PartitionResult;
+import shepherd.protocol.RegisterResponse;
+import shepherd.protocol.Request;
+
+import shepherd.protocol.Subscription;
+import shepherd.transport.Connection;
+import shepherd.transport.ConnectionHandler;
+import shepherd.transport.TransportClient;
+import shepherd.transport.TransportConfig;
+
+/**
+ * The network loop: one thread that owns the session state and drives the sans-I/O {@link ConsumerSession}
+ * unchanged (DESIGN §6). Netty I/O threads, timers, fetchers and application calls only {@link #post} work onto it;
+ * it never blocks and never runs application or partition-source code. Each event goes through
+ * {@code core.onEvent}; the effects of the step are executed in list order, and anything they lead to (a response,
+ * a closed socket, fetchers confirmed stopped) comes back as a later event.
+ *
+ * <p>Connections are identified by object, not broker id: an event of a connection that is no longer the current
+ * one (a late close of the previous coordinator connection, say) is dropped here, since the core only knows broker
+ * ids and would mistake it for the current one.
+ */
+public final class ConsumerRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumerRuntime.class);
+
+    private final ConsumerConfig config;
+    private final PartitionLogs logs;
+    private final LongSupplier clockMs;
+    private final TransportClient client;
+    private final ScheduledExecutorService loop;
+    private final ConsumerSession core = new ConsumerSession();
+    private final TakenOffsets taken = new TakenOffsets();
+    private final Map<String, String> lastConsultFailures = new ConcurrentHashMap<>();
+    private final CompletableFuture<Void> registered = new CompletableFuture<>();
+    private final CompletableFuture<SessionState.Termination> terminated = new CompletableFuture<>();
+
+    // Loop-thread state.
+    private SessionState state = SessionState.unstarted();
+    private StreamRouter router;
+    private Connection current;
+    private int currentBrokerId = SessionState.NONE;
+    private long connectAttempt;
+    private final Map<TimerKey, ScheduledFuture<?>> timers = new EnumMap<>(TimerKey.class);
+    private final List<Fetcher> fetchers = new ArrayList<>();
+    private int registrations;
+    private String termination;
+
+    private volatile boolean consultAnswered;
+    private volatile ConsumerStatus status;
+
+    public ConsumerRuntime(ConsumerConfig config, PartitionLogs logs, LongSupplier clockMs) {
+        this.config = config;
+        this.logs = logs;
+        this.clockMs = clockMs;
+        this.client = TransportClient.create(TransportConfig.defaults().withIoThreads(1)
+                .withRequestTimeoutMs(config.requestTimeoutMs())
+                .withConnectTimeoutMs(Math.min(config.requestTimeoutMs(), TransportConfig.CONNECT_TIMEOUT_MS_DEFAULT)));
+        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "shepherd-consumer-" + config.consumerId());
+            t.setDaemon(true);
+            return t;
+        });
+        this.status = snapshot();
+    }
+
+    // ------------------------------------------------------------------ calls from application threads
+
+    /** Begins discovery with this subscription; records go to the streams {@code router} names. */
+    public void start(Subscription subscription, StreamRouter router) {
+        SessionConfig sessionConfig = new SessionConfig(config.groupId(), config.consumerId(), subscription,
+                config.autoCommit(), config.autoOffsetReset(), config.pingIntervalMs(),
+                (short) config.maxPingRetries(), bootstrapBrokers(), config.backoffInitialMs(), config.backoffMaxMs());
+        post(() -> {
+            this.router = router;
+            LOG.info("{} of group {} starting: {} on {}", config.consumerId(), config.groupId(), subscription,
+                    config.bootstrap());
+            feed(new SessionEvent.Started(sessionConfig));
+        });
+    }
+
+    /**
+     * The seed's "randomly pick a broker": a shuffled copy of the bootstrap list. Their ids are unknown until a
+     * Consult lists them, so each gets a placeholder id below −1 (−1 means "none" in the protocol).
+     */
+    private List<BrokerInfo> bootstrapBrokers() {
+        List<InetSocketAddress> shuffled = new ArrayList<>(config.bootstrap());
+        Collections.shuffle(shuffled, new Random());
+        List<BrokerInfo> out = new ArrayList<>();
+        for (int i = 0; i < shuffled.size(); i++) {
+            InetSocketAddress a = shuffled.get(i);
+            out.add(new BrokerInfo(-2 - i, a.getHostString(), a.getPort(), "bootstrap"));
+        }
+        return out;
+    }
+
+    /** Asks the session to leave; completes when it is over (or was never started). */
+    public CompletableFuture<SessionState.Termination> requestShutdown() {
+        if (!post(() -> feed(new SessionEvent.ShutdownRequested(taken.snapshot())))) {
+            terminated.complete(new SessionState.Termination(ErrorCode.NONE, "closed"));
+        }
+        return terminated;
+    }
+
+    /**
+     * After {@link #requestShutdown} (or its timeout): stops whatever still runs, ends the streams, closes the
+     * connection, the transport and the loop. Idempotent.
+     */
+    public void close() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (post(() -> {
+            forceStop("closed");
+            done.complete(null);
+        })) {
+            try {
+                done.get(config.shutdownTimeoutMs(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.warn("{}: the network loop did not stop in time: {}", config.consumerId(), e.toString());
+            }
+        }
+        loop.shutdownNow();
+        client.close();
+    }
+
+    /** Sends OffsetCommit with the offsets taken so far; completes once the coordinator wrote them. */
+    public CompletableFuture<Void> commit() {
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        if (!post(() -> commitOnLoop(result))) {
+            result.completeExceptionally(new CommitFailedException(ErrorCode.UNKNOWN, "the consumer is shut down"));
+        }
+        return result;
+    }
+
+    /** Waits until the consumer registered once; see {@link shepherd.consumer.ShepherdConsumer#awaitRegistered}. */
+    public void awaitRegistered(long timeoutMs) throws InterruptedException {
+        try {
+            registered.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            if (!consultAnswered) {
+                throw new AllKnownBrokersNotAvailableException("no broker of " + config.bootstrap()
+                        + " answered within " + timeoutMs + " ms", new TreeMap<>(lastConsultFailures));
+            }
+            throw new ConsumerTimeoutException("not registered within " + timeoutMs + " ms; now " + status);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    public ConsumerStatus status() {
+        return status;
+    }
+
+    TakenOffsets takenOffsets() {
+        return taken;
+    }
+
+    // ------------------------------------------------------------------ the loop
+
+    private boolean post(Runnable task) {
+        try {
+            loop.execute(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    // A bug of ours: log it with the state, keep the loop alive for shutdown.
+                    LOG.error("{}: network loop task failed in {}", config.consumerId(), state, e);
+                }
+            });
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    private void feed(SessionEvent event) {
+        if (state.terminated()) {
+            return;
+        }
+        SessionStatus before = state.status();
+        Step step = core.onEvent(state, event, clockMs.getAsLong());
+        state = step.next();
+        if (before == SessionStatus.REGISTERING && state.status() == SessionStatus.REGISTERED) {
+            registrations++;
+            registered.complete(null);
+        }
+        if (before != state.status() && !state.terminated()) {
+            LOG.info("{} of group {}: {} -> {} on {} (coordinator {}, epoch {}, generation {})", config.consumerId(),
+                    config.groupId(), before, state.status(), event.getClass().getSimpleName(),
+                    state.coordinator() == null ? "none" : state.coordinator().id(), state.highestEpochSeen(),
+                    state.generation());
+        }
+        for (SessionEffect effect : step.effects()) {
+            execute(effect);
+        }
+        status = snapshot();
+    }
+
+    /** One case per effect (its order within the step is the core's). */
+    private void execute(SessionEffect effect) {
+        if (effect instanceof SessionEffect.SendConsult e) {
+            sendConsult(e.broker());
+        } else if (effect instanceof SessionEffect.Connect e) {
+            connect(e.coordinator());
+        } else if (effect instanceof SessionEffect.SendRegister e) {
+            sendRegister(e.request());
+        } else if (effect instanceof SessionEffect.Respond e) {
+            if (current != null) {
+                current.respond(e.correlationId(), e.response());
+            }
+        } else if (effect instanceof SessionEffect.StartFetchers e) {
+            startFetchers(e.generation(), e.assigned());
+        } else if (effect instanceof SessionEffect.StopFetchers e) {
+            stopFetchers();
+            List<PartitionOffset> last = taken.snapshot();
+            post(() -> feed(new SessionEvent.FetchersStopped(e.generation(), last)));
+        } else if (effect instanceof SessionEffect.SetTimer e) {
+            setTimer(e.key(), e.deadlineMs());
+        } else if (effect instanceof SessionEffect.CancelTimer e) {
+            cancelTimer(e.key());
+        } else if (effect instanceof SessionEffect.CloseConnection) {
+            closeCurrent();
+        } else if (effect instanceof SessionEffect.SendLeave e) {
+            // Not awaited (the core closes right after); a graceful close still flushes it.
+            if (current != null) {
+                current.request(e.request(), config.requestTimeoutMs());
+            }
+        } else if (effect instanceof SessionEffect.Terminate e) {
+            onTerminate(e.error(), e.reason());
+        } else {
+            throw new IllegalStateException("unknown effect " + effect);
+        }
+    }
+
+    // ------------------------------------------------------------------ effects
+
+    /** A one-shot connection: connect, Consult, close (seed consumerStartup step 1). */
+    private void sendConsult(BrokerInfo broker) {
+        String address = broker.host() + ":" + broker.port();
+        client.connect(broker.host(), broker.port(), IGNORE_REQUESTS).whenComplete((connection, error) -> {
+            if (error != null) {
+                post(() -> consultFailed(broker, address, "cannot connect: " + rootMessage(error)));
+                return;
+            }
+            connection.request(new ConsultRequest(), config.requestTimeoutMs()).whenComplete((response, e2) -> {
+                connection.close();
+                post(() -> {
+                    if (e2 == null && response instanceof ConsultResponse consult) {
+                        consultAnswered = true;
+                        lastConsultFailures.remove(address);
+                        feed(new SessionEvent.ConsultAnswered(broker.id(), consult));
+                    } else {
+                        consultFailed(broker, address, e2 != null ? rootMessage(e2) : "unexpected " + response);
+                    }
+                });
+            });
+        });
+    }
+
+    private void consultFailed(BrokerInfo broker, String address, String reason) {
+        lastConsultFailures.put(address, reason);
+        LOG.debug("{}: Consult of {} failed: {}", config.consumerId(), address, reason);
+        feed(new SessionEvent.ConsultFailed(broker.id(), reason));
+    }
+
+    private void connect(BrokerInfo coordinator) {
+        long attempt = ++connectAttempt;
+        client.connect(coordinator.host(), coordinator.port(), new CoordinatorHandler())
+                .whenComplete((connection, error) -> post(() -> {
+                    if (attempt != connectAttempt || state.terminated()) {
+                        if (connection != null) {
+                            connection.close();
+                        }
+                        return;
+                    }
+                    if (error != null || !connection.isOpen()) {
+                        LOG.info("{}: cannot connect to coordinator {} at {}:{}: {}", config.consumerId(),
+                                coordinator.id(), coordinator.host(), coordinator.port(),
+                                error != null ? rootMessage(error) : "closed at once");
+                        feed(new SessionEvent.ConnectionClosed(coordinator.id()));
+                        return;
+                    }
+                    current = connection;
+                    currentBrokerId = coordinator.id();
+                    feed(new SessionEvent.Connected(coordinator.id()));
+                }));
+    }
+
+    private void sendRegister(shepherd.protocol.RegisterRequest request) {
+        Connection c = current;
+        if (c == null) {
+            throw new IllegalStateException("SendRegister without a coordinator connection in " + state);
+        }
+        c.request(request, config.requestTimeoutMs()).whenComplete((response, error) -> post(() -> {
+            if (c != current) {
+                return;
+            }
+            if (error == null && response instanceof RegisterResponse r) {
+                feed(new SessionEvent.RegisterAnswered(r));
+                return;
+            }
+            LOG.info("{}: Register got no answer from coordinator {} ({}); rediscovering", config.consumerId(),
+                    currentBrokerId, error != null ? rootMessage(error) : "unexpected " + response);
+            int brokerId = currentBrokerId;
+            closeCurrent();
+            feed(new SessionEvent.ConnectionClosed(brokerId));
+        }));
+    }
+
+    private void closeCurrent() {
+        connectAttempt++; // a connect still in flight is no longer wanted
+        if (current != null) {
+            current.close();
+            current = null;
+            currentBrokerId = SessionState.NONE;
+        }
+    }
+
+    private void startFetchers(int generation, List<PartitionAssignment> assigned) {
+        if (!fetchers.isEmpty()) {
+            throw new IllegalStateException("StartFetchers(" + generation + ") while " + fetchers + " still run");
+        }
+        taken.reset(assigned);
+        List<String> names = new ArrayList<>();
+        for (PartitionAssignment a : assigned) {
+            Optional<StreamQueue> queue = router.queueFor(a.topic(), a.stream());
+            if (queue.isEmpty()) {
+                LOG.error("{}: generation {} assigns {}/{} to stream {}, which this consumer does not have; "
+                        + "the partition is not fetched", config.consumerId(), generation, a.topic(), a.partition(),
+                        a.stream());
+                continue;
+            }
+            Fetcher f = new Fetcher(config.consumerId(), a.topic(), a.partition(), a.offset(),
+                    config.autoOffsetReset(), logs, queue.get(), config.fetchRecordsMax(), config.fetchWaitMs());
+            fetchers.add(f);
+            f.start();
+            names.add(a.topic() + "/" + a.partition() + "@" + a.offset());
+        }
+        LOG.info("{} of group {}: fetching generation {}: {}", config.consumerId(), config.groupId(), generation,
+                names);
+    }
+
+    /** Seed Stop handler 1.2: close every fetcher, then clear every queue, before anything is answered. */
+    private void stopFetchers() {
+        fetchers.forEach(Fetcher::close);
+        fetchers.clear();
+        int dropped = 0;
+        for (StreamQueue q : router == null ? List.<StreamQueue>of() : router.all()) {
+            dropped += q.clear();
+        }
+        if (dropped > 0) {
+            LOG.debug("{}: dropped {} queued records of stopped partitions", config.consumerId(), dropped);
+        }
+    }
+
+    private void setTimer(TimerKey key, long deadlineMs) {
+        cancelTimer(key);
+        long delay = Math.max(0, deadlineMs - clockMs.getAsLong());
+        timers.put(key, loop.schedule(() -> feed(new SessionEvent.TimerFired(key)), delay, TimeUnit.MILLISECONDS));
+    }
+
+    private void cancelTimer(TimerKey key) {
+        ScheduledFuture<?> f = timers.remove(key);
+        if (f != null) {
+            f.cancel(false);
+        }
+    }
+
+    private void onTerminate(ErrorCode error, String reason) {
+        if (error == ErrorCode.NONE) {
+            LOG.info("{} of group {}: session over: {}", config.consumerId(), config.groupId(), reason);
+        } else {
+            LOG.error("{} of group {}: the coordinator refused this consumer for good ({}): {}", config.consumerId(),
+                    config.groupId(), error, reason);
+        }
+        termination = error == ErrorCode.NONE ? reason : error + ": " + reason;
+        forceStop(reason);
+        registered.completeExceptionally(new IllegalStateException("the consumer session is over: " + termination));
+        terminated.complete(new SessionState.Termination(error, reason));
+    }
+
+    /** Everything stops: fetchers, queues (their takers see the end), timers, the connection. */
+    private void forceStop(String reason) {
+        stopFetchers();
+        if (router != null) {
+            router.all().forEach(StreamQueue::end);
+        }
+        for (TimerKey key : List.copyOf(timers.keySet())) {
+            cancelTimer(key);
+        }
+        closeCurrent();
+        if (termination == null) {
+            termination = reason;
+        }
+        status = snapshot();
+    }
+
+    // ------------------------------------------------------------------ commits
+
+    private void commitOnLoop(CompletableFuture<Void> result) {
+        SessionState s = state;
+        if (s.terminated() || termination != null) {
+            result.completeExceptionally(new CommitFailedException(ErrorCode.UNKNOWN, "the consumer is shut down"));
+            return;
+        }
+        if (s.status() == SessionStatus.REGISTERED) {
+            result.complete(null); // nothing assigned, nothing to commit
+            return;
+        }
+        if (s.status() != SessionStatus.FETCHING || current == null) {
+            result.completeExceptionally(new CommitFailedException(ErrorCode.REBALANCE_IN_PROGRESS,
+                    "not fetching (" + s.status() + "); the offsets are committed once a generation starts"));
+            return;
+        }
+        List<PartitionOffset> offsets = taken.snapshot();
+        if (offsets.isEmpty()) {
+            result.complete(null);
+            return;
+        }
+        OffsetCommitRequest request = new OffsetCommitRequest(config.groupId(), s.memberId(), s.highestEpochSeen(),
+                s.generation(), offsets);
+        current.request(request, config.requestTimeoutMs()).whenComplete((response, error) -> {
+            if (error != null) {
+                result.completeExceptionally(new CommitFailedException(ErrorCode.UNKNOWN,
+                        "OffsetCommit got no answer: " + rootMessage(error), error));
+            } else if (!(response instanceof OffsetCommitResponse r)) {
+                result.completeExceptionally(new CommitFailedException(ErrorCode.UNKNOWN, "unexpected " + response));
+            } else if (r.errorCode() != ErrorCode.NONE) {
+                result.completeExceptionally(new CommitFailedException(r.errorCode(),
+                        "the coordinator refused the commit: " + r.errorCode()));
+            } else {
+                List<PartitionResult> refused = r.results() == null ? List.of()
+                        : r.results().stream().filter(p -> p.errorCode() != ErrorCode.NONE).toList();
+                if (refused.isEmpty()) {
+                    result.complete(null);
+                } else {
+                    result.completeExceptionally(new CommitFailedException(refused.get(0).errorCode(),
+                            "the coordinator refused some partitions: " + refused));
+                }
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------ status
+
+    private ConsumerStatus snapshot() {
+        SessionState s = state;
+        List<String> assigned = s.assignment() == null ? List.of()
+                : s.assignment().stream().map(a -> a.topic() + "/" + a.partition()).sorted().toList();
+        Map<String, Long> offsets = new TreeMap<>();
+        for (PartitionOffset o : taken.snapshot()) {
+            offsets.put(o.topic() + "/" + o.partition(), o.offset());
+        }
+        String name = termination != null || s.terminated() ? "TERMINATED" : s.status().name();
+        int coordinator = s.coordinator() == null ? SessionState.NONE : s.coordinator().id();
+        return new ConsumerStatus(config.groupId(), config.consumerId(), name, coordinator, s.highestEpochSeen(),
+                s.generation(), s.status() == SessionStatus.FETCHING ? assigned : List.of(), offsets, registrations,
+                termination);
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable c = t;
+        while ((c instanceof java.util.concurrent.CompletionException || c instanceof ExecutionException)
+                && c.getCause() != null) {
+            c = c.getCause();
+        }
+        return c.getClass().getSimpleName() + (c.getMessage() == null ? "" : ": " + c.getMessage());
+    }
+
+    // ------------------------------------------------------------------ connection handlers
+
+    /** A Consult connection: brokers never send requests on it. */
+    private static final ConnectionHandler IGNORE_REQUESTS = (connection, correlationId, request) -> { };
+
+    /** The coordinator connection: its requests and its close become events, if it is still the current one. */
+    private final class CoordinatorHandler implements ConnectionHandler {
+        @Override
+        public void onRequest(Connection connection, int correlationId, Request request) {
+            post(() -> {
+                if (connection == current) {
+                    feed(new SessionEvent.RequestReceived(correlationId, request, taken.snapshot()));
+                }
+            });
+        }
+
+        @Override
+        public void onClose(Connection connection, Optional<Throwable> cause) {
+            post(() -> {
+                if (connection == current) {
+                    int brokerId = currentBrokerId;
+                    current = null;
+                    currentBrokerId = SessionState.NONE;
+                    LOG.info("{}: connection to coordinator {} closed{}", config.consumerId(), brokerId,
+                            cause.map(t -> ": " + rootMessage(t)).orElse(""));
+                    feed(new SessionEvent.ConnectionClosed(brokerId));
+                }
+            });
+        }
+    }
+
+}

@@ -1,0 +1,49 @@
+package shepherd.consumer.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import shepherd.protocol.PartitionAssignment;
+import shepherd.protocol.PartitionOffset;
+
+/**
+ * The offsets the application has taken, per partition of the current generation: the next offset to consume
+ * (DESIGN §6: "offsets are those the application has taken"). Written by application threads as they take records
+ * (under the owning stream's lock, see {@link StreamQueue}) and by fetchers once they know where a partition with
+ * no committed offset starts; read by the network loop for Ping, Stop and Leave. Reset at every Start.
+ */
+public final class TakenOffsets {
+    private record Key(String topic, String partition) {}
+
+    private final Map<Key, Long> next = new ConcurrentHashMap<>();
+
+    /** A new generation: exactly its partitions, at their committed offsets (−1: unknown until the reset). */
+    void reset(List<PartitionAssignment> assigned) {
+        next.clear();
+        for (PartitionAssignment a : assigned) {
+            if (a.offset() >= 0) {
+                next.put(new Key(a.topic(), a.partition()), a.offset());
+            }
+        }
+    }
+
+    /** A partition without a committed offset now starts at {@code offset} (the reset policy's answer). */
+    void initialize(String topic, String partition, long offset) {
+        next.putIfAbsent(new Key(topic, partition), offset);
+    }
+
+    /** The application took the record before {@code nextOffset}. Offsets only move forward. */
+    void advance(String topic, String partition, long nextOffset) {
+        next.merge(new Key(topic, partition), nextOffset, Math::max);
+    }
+
+    /** A copy, for a Ping, Stop or Leave response or an OffsetCommit. */
+    public List<PartitionOffset> snapshot() {
+        List<PartitionOffset> out = new ArrayList<>(next.size());
+        next.forEach((k, v) -> out.add(new PartitionOffset(k.topic(), k.partition(), v)));
+        out.sort((a, b) -> a.topic().equals(b.topic()) ? a.partition().compareTo(b.partition())
+                : a.topic().compareTo(b.topic()));
+        return out;
+    }
+}
