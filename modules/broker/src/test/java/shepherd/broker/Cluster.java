@@ -1,5 +1,6 @@
 package shepherd.broker;
 
+import shepherd.testkit.CuttableProxy;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
