@@ -13,12 +13,14 @@ public final class ConsumerRecord {
     private final String topic;
     private final String partition;
     private final long offset;
+    private final int generation;
     private final byte[] value;
 
-    public ConsumerRecord(String topic, String partition, long offset, byte[] value) {
+    public ConsumerRecord(String topic, String partition, long offset, int generation, byte[] value) {
         this.topic = Objects.requireNonNull(topic, "topic");
         this.partition = Objects.requireNonNull(partition, "partition");
         this.offset = offset;
+        this.generation = generation;
         this.value = Objects.requireNonNull(value, "value");
     }
 
@@ -32,6 +34,14 @@ public final class ConsumerRecord {
 
     public long offset() {
         return offset;
+    }
+
+    /**
+     * The group generation whose Start assigned this partition to us: within one generation a partition has one
+     * owner, so (partition, generation) names who delivered a record.
+     */
+    public int generation() {
+        return generation;
     }
 
     /** A copy of the record's bytes. */
@@ -57,6 +67,6 @@ public final class ConsumerRecord {
 
     @Override
     public String toString() {
-        return topic + "/" + partition + "@" + offset + " (" + value.length + " bytes)";
+        return topic + "/" + partition + "@" + offset + " g" + generation + " (" + value.length + " bytes)";
     }
 }

@@ -217,6 +217,25 @@ public final class ShepherdConsumer implements AutoCloseable {
         }
     }
 
+    /**
+     * Drops out without a goodbye, as a killed process does: the sockets close, no Leave is sent, taken offsets
+     * not yet committed stay uncommitted. For failure drills and tests; the coordinator notices the closed
+     * connection or the missing ping answers and moves the partitions (DESIGN §5). Applications call
+     * {@link #shutdown()}.
+     */
+    public synchronized void halt() {
+        if (shutDown) {
+            return;
+        }
+        shutDown = true;
+        runtime.halt();
+        try {
+            logs.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("{}: closing the partition source failed: {}", config.consumerId(), e.toString());
+        }
+    }
+
     /** {@link #shutdown()}. */
     @Override
     public void close() {

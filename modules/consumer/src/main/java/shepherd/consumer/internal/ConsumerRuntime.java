@@ -80,12 +80,13 @@ public final class ConsumerRuntime {
 
     // Loop-thread state.
     private SessionState state = SessionState.unstarted();
-    private StreamRouter router;
+    private volatile StreamRouter router;
     private Connection current;
     private int currentBrokerId = SessionState.NONE;
     private long connectAttempt;
     private final Map<TimerKey, ScheduledFuture<?>> timers = new EnumMap<>(TimerKey.class);
-    private final List<Fetcher> fetchers = new ArrayList<>();
+    // Copy-on-write: halt() stops them from an application thread while the loop may be gone mid-task.
+    private final List<Fetcher> fetchers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private int registrations;
     private String termination;
 
@@ -165,6 +166,23 @@ public final class ConsumerRuntime {
         }
         loop.shutdownNow();
         client.close();
+    }
+
+    /**
+     * A crash as the coordinator sees it: the sockets close, nothing more is sent or answered, no Leave. The
+     * fetchers stop and the streams end, as the process they belong to would.
+     */
+    public void halt() {
+        terminated.complete(new SessionState.Termination(ErrorCode.NONE, "halted"));
+        loop.shutdownNow();
+        client.close();
+        fetchers.forEach(Fetcher::close); // racy reads of loop state are fine: the loop is gone
+        if (router != null) {
+            router.all().forEach(q -> {
+                q.clear();
+                q.end();
+            });
+        }
     }
 
     /** Sends OffsetCommit with the offsets taken so far; completes once the coordinator wrote them. */
@@ -374,7 +392,7 @@ public final class ConsumerRuntime {
                         a.stream());
                 continue;
             }
-            Fetcher f = new Fetcher(config.consumerId(), a.topic(), a.partition(), a.offset(),
+            Fetcher f = new Fetcher(config.consumerId(), a.topic(), a.partition(), generation, a.offset(),
                     config.autoOffsetReset(), logs, queue.get(), config.fetchRecordsMax(), config.fetchWaitMs());
             fetchers.add(f);
             f.start();

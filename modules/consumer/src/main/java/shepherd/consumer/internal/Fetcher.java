@@ -25,6 +25,7 @@ final class Fetcher implements Runnable {
     private final String consumerId;
     private final String topic;
     private final String partition;
+    private final int generation;
     private final long startOffset;
     private final OffsetReset reset;
     private final PartitionLogs logs;
@@ -37,11 +38,12 @@ final class Fetcher implements Runnable {
     /** The next offset to read, kept across reader failures so that a retry neither skips nor repeats a record. */
     private long position;
 
-    Fetcher(String consumerId, String topic, String partition, long startOffset, OffsetReset reset,
+    Fetcher(String consumerId, String topic, String partition, int generation, long startOffset, OffsetReset reset,
             PartitionLogs logs, StreamQueue queue, int batchRecordsMax, long waitMs) {
         this.consumerId = consumerId;
         this.topic = topic;
         this.partition = partition;
+        this.generation = generation;
         this.startOffset = startOffset;
         this.reset = reset;
         this.logs = logs;
@@ -108,7 +110,7 @@ final class Fetcher implements Runnable {
         try (PartitionReader reader = logs.reader(topic, partition, position)) {
             while (!closed) {
                 for (SourceRecord r : reader.read(batchRecordsMax, waitMs)) {
-                    if (!queue.offer(this, new ConsumerRecord(topic, partition, r.offset(), r.value()))) {
+                    if (!queue.offer(this, new ConsumerRecord(topic, partition, r.offset(), generation, r.value()))) {
                         return;
                     }
                     position = r.offset() + 1;

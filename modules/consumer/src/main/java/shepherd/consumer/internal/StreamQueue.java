@@ -19,7 +19,7 @@ import shepherd.consumer.ConsumerRecord;
  */
 public final class StreamQueue {
     /** What {@link #take} returns once the consumer is shut down and the queue is empty. */
-    public static final ConsumerRecord END = new ConsumerRecord("", "", -1, new byte[0]);
+    public static final ConsumerRecord END = new ConsumerRecord("", "", -1, -1, new byte[0]);
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
