@@ -79,7 +79,7 @@ final class GroupRun implements AutoCloseable {
 
     ConsumerConfig.Builder config(String id) {
         return ConsumerConfig.builder().bootstrap(cluster.bootstrap()).groupId(GROUP).consumerId(id)
-                .autoOffsetReset(OffsetReset.SMALLEST).pingIntervalMs(100).maxPingRetries(2)
+                .autoOffsetReset(OffsetReset.SMALLEST).pingIntervalMs(200).maxPingRetries(4)
                 .source("file", Map.of("root", root.toString())).queuedRecordsMax(20).fetchWaitMs(20)
                 .shutdownTimeoutMs(5_000);
     }

@@ -57,7 +57,7 @@ class ConsumerRuntimeIT {
 
     private ConsumerConfig.Builder config() {
         return ConsumerConfig.builder().bootstrap(coordinator.bootstrap()).groupId("g").consumerId("c1")
-                .autoOffsetReset(OffsetReset.SMALLEST).pingIntervalMs(200).maxPingRetries(4)
+                .autoOffsetReset(OffsetReset.SMALLEST).pingIntervalMs(1_000).maxPingRetries(9)
                 .source(source, Map.of()).queuedRecordsMax(5).fetchWaitMs(20).shutdownTimeoutMs(3_000);
     }
 
@@ -78,7 +78,16 @@ class ConsumerRuntimeIT {
         while (out.size() < n) {
             ConsumerRecord r = stream.poll(Duration.ofSeconds(10));
             if (r == null) {
-                fail("only " + out + " within 10 s, expected " + n);
+                StringBuilder dump = new StringBuilder();
+                Thread.getAllStackTraces().forEach((t, st) -> {
+                    if (t.getName().startsWith("shepherd-fetcher")) {
+                        dump.append(t).append('\n');
+                        for (StackTraceElement e : st) {
+                            dump.append("  ").append(e).append('\n');
+                        }
+                    }
+                });
+                fail("only " + out + " within 10 s, expected " + n + "; fetchers:\n" + dump);
             }
             out.add(r.valueAsString());
         }
@@ -91,7 +100,7 @@ class ConsumerRuntimeIT {
         MessageStream stream = registered(config().build());
         RegisterRequest register = coordinator.receivedOf(RegisterRequest.class).get(0);
         assertEquals("c1", register.consumerId());
-        assertEquals(200, register.pingIntervalMs());
+        assertEquals(1_000, register.pingIntervalMs());
 
         Response started = coordinator.send(new StartRequest(5, 1, List.of(assign("1-0", 7))));
         assertEquals(StartResponse.ok(), started);

@@ -209,8 +209,19 @@ public final class ConsumerRuntime {
         }
     }
 
+    /** The session as of its last event, with the consumed offsets as of now (they move with every take). */
     public ConsumerStatus status() {
-        return status;
+        ConsumerStatus s = status;
+        return new ConsumerStatus(s.groupId(), s.consumerId(), s.state(), s.coordinatorId(), s.coordinatorEpoch(),
+                s.generation(), s.assigned(), consumedOffsets(), s.registrations(), s.termination());
+    }
+
+    private Map<String, Long> consumedOffsets() {
+        Map<String, Long> offsets = new TreeMap<>();
+        for (PartitionOffset o : taken.snapshot()) {
+            offsets.put(o.topic() + "/" + o.partition(), o.offset());
+        }
+        return offsets;
     }
 
     TakenOffsets takenOffsets() {
@@ -509,14 +520,10 @@ public final class ConsumerRuntime {
         SessionState s = state;
         List<String> assigned = s.assignment() == null ? List.of()
                 : s.assignment().stream().map(a -> a.topic() + "/" + a.partition()).sorted().toList();
-        Map<String, Long> offsets = new TreeMap<>();
-        for (PartitionOffset o : taken.snapshot()) {
-            offsets.put(o.topic() + "/" + o.partition(), o.offset());
-        }
         String name = termination != null || s.terminated() ? "TERMINATED" : s.status().name();
         int coordinator = s.coordinator() == null ? SessionState.NONE : s.coordinator().id();
         return new ConsumerStatus(config.groupId(), config.consumerId(), name, coordinator, s.highestEpochSeen(),
-                s.generation(), s.status() == SessionStatus.FETCHING ? assigned : List.of(), offsets, registrations,
+                s.generation(), s.status() == SessionStatus.FETCHING ? assigned : List.of(), Map.of(), registrations,
                 termination);
     }
 
