@@ -47,10 +47,7 @@ class ConsumerGroupIT {
     @Test
     void aConsumerShutDownHandsItsPartitionsOverAtTheCommittedOffsets(@TempDir Path root) {
         try (GroupRun run = new GroupRun(root, 4)) {
-            THREE.forEach(run::start);
-            run.awaitBalanced(THREE);
-            run.produce(40);
-            run.awaitDeliveries(100);
+            run.startMidFlow(THREE);
             Set<String> leaving = Set.copyOf(run.consumers.get("c2").status().assigned());
             run.consumers.get("c2").shutdown();
             int after = run.deliveries().size();
@@ -68,10 +65,7 @@ class ConsumerGroupIT {
     @Test
     void aConsumerKilledWithoutGoodbyeLosesNothingAndDuplicatesOnlyWhatItHadNotCommitted(@TempDir Path root) {
         try (GroupRun run = new GroupRun(root, 4)) {
-            THREE.forEach(run::start);
-            run.awaitBalanced(THREE);
-            run.produce(40);
-            run.awaitDeliveries(100);
+            run.startMidFlow(THREE);
             ShepherdConsumer victim = run.consumers.get("c2");
             List<String> victimPartitions = victim.status().assigned().stream()
                     .map(p -> p.substring(p.indexOf('/') + 1)).toList();
@@ -103,10 +97,7 @@ class ConsumerGroupIT {
     @Test
     void whenTheCoordinatorStopsConsumersRegisterWithTheNextOneAndContinue(@TempDir Path root) {
         try (GroupRun run = new GroupRun(root, 4)) {
-            THREE.forEach(run::start);
-            run.awaitBalanced(THREE);
-            run.produce(40);
-            run.awaitDeliveries(100);
+            run.startMidFlow(THREE);
             int coordinator = run.cluster.coordinatorId().orElseThrow();
             int epoch = run.consumers.get("c1").status().coordinatorEpoch();
             Map<String, Long> committedBefore = run.cluster.committedOffsets(GroupRun.GROUP)

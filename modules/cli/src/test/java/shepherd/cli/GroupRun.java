@@ -96,6 +96,14 @@ final class GroupRun implements AutoCloseable {
         return c;
     }
 
+    /** Starts these consumers, waits until they share the topic, and returns once records are flowing. */
+    void startMidFlow(List<String> ids) {
+        ids.forEach(this::start);
+        awaitBalanced(ids);
+        produce(40);
+        awaitDeliveries(100);
+    }
+
     ShepherdConsumer start(String id) {
         return start(config(id).build(), 0);
     }
