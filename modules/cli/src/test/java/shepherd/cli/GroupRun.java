@@ -114,7 +114,7 @@ final class GroupRun implements AutoCloseable {
             while (true) {
                 ConsumerRecord r = stream.poll(Duration.ofMillis(100));
                 if (r == null) {
-                    if (c.status().state().equals("TERMINATED")) {
+                    if (stream.ended()) {
                         return;
                     }
                     continue;

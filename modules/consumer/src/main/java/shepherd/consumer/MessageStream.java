@@ -74,6 +74,11 @@ public final class MessageStream implements Iterable<ConsumerRecord> {
         };
     }
 
+    /** True once the consumer is shut down and every record was taken: a poll loop stops here. */
+    public boolean ended() {
+        return queue.ended();
+    }
+
     /** Records fetched but not yet taken. */
     public int queued() {
         return queue.size();

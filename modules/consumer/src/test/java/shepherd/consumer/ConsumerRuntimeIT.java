@@ -205,6 +205,7 @@ class ConsumerRuntimeIT {
         LeaveRequest leave = coordinator.receivedOf(LeaveRequest.class).get(0);
         assertEquals(List.of(new PartitionOffset(TOPIC, "1-0", 3)), leave.offsets());
         assertFalse(stream.iterator().hasNext(), "streams end at shutdown");
+        assertTrue(stream.ended());
         assertEquals("TERMINATED", c.status().state());
     }
 

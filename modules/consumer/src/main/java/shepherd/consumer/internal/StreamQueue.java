@@ -132,6 +132,16 @@ public final class StreamQueue {
         }
     }
 
+    /** Whether the consumer is shut down and nothing is left to take. */
+    public boolean ended() {
+        lock.lock();
+        try {
+            return ended && records.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public int size() {
         lock.lock();
         try {
