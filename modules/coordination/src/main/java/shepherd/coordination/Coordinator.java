@@ -1244,6 +1244,15 @@ public final class Coordinator {
                 || !(deadlinePassed || handoverAwaiting.isEmpty())) {
             return;
         }
+        // The handover record changes /consumers/epoch, so a fenced write still queued behind it would fail its
+        // epoch check: the offsets the Stop answers carried must be durable first (a consumer would otherwise
+        // re-deliver everything since its last ping). One group at a time; its callback looks again.
+        for (GroupState g : groups.values()) {
+            if (g.inFlight != null || !g.queued.isEmpty()) {
+                writes.afterWrite(g, (ok, nowMs) -> maybeHandOver(deadlinePassed));
+                return;
+            }
+        }
         handoverAwaiting.clear();
         emit(new CancelTimer(new CoordinatorTimer.HandoverDeadline()));
         writes.handover.queue(new ZkOp.PutHandover(epoch));

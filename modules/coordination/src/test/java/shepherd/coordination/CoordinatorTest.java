@@ -50,6 +50,7 @@ import shepherd.protocol.RegisterResponse;
 import shepherd.protocol.StartRequest;
 import shepherd.protocol.StaticSubscription;
 import shepherd.protocol.StopRequest;
+import shepherd.protocol.StopResponse;
 import shepherd.protocol.Subscription;
 import shepherd.protocol.TopicStreams;
 import shepherd.protocol.WildcardKind;
@@ -1056,6 +1057,28 @@ class CoordinatorTest {
             assertTrue(effects.contains(new Resign(false)), effects.toString());
             assertEquals(new HandedOver(EPOCH), effects.get(effects.size() - 1));
             assertEquals(Coordinator.Role.CLOSED, d.coordinator.role());
+        }
+
+        @Test
+        void handoverRecordsItselfOnlyAfterTheOffsetsOfTheStopsAreWritten() {
+            // Was a bug: the handover record bumps the epoch node's version, so a fenced offset write queued behind
+            // it failed its epoch check and the Stop responses' offsets were lost (consumers re-delivered them):
+            //   1. both members answer the handover Stop with offsets; a's offsets go out in a multi, b's queue
+            //      behind it (one multi in flight per group);
+            //   2. every Stop is answered, so PutHandover is sent at once, ahead of b's offsets;
+            //   3. PutHandover commits and changes /consumers/epoch; b's multi then fails the epoch check.
+            d.feed(new CoordinatorEvent.HandoverRequested());
+            d.answer(1, StopRequest.class, new StopResponse(ErrorCode.NONE, List.of(offset(0, 7))));
+            Write first = d.onlyWrite();
+            assertEquals(List.of(new ZkOp.PutOffset(G, tp(0), 7, "a")), first.ops());
+            d.answer(2, StopRequest.class, new StopResponse(ErrorCode.NONE, List.of(offset(1, 9))));
+            assertEquals(1, d.writes.size(), "b's offsets wait for a's multi; the handover waits for both: "
+                    + d.writes);
+            d.commit(first.writeId());
+            Write second = d.onlyWrite();
+            assertEquals(List.of(new ZkOp.PutOffset(G, tp(1), 9, "b")), second.ops());
+            d.commit(second.writeId());
+            assertEquals(List.of(new ZkOp.PutHandover(EPOCH)), d.onlyWrite().ops());
         }
 
         @Test
