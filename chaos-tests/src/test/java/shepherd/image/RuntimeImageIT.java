@@ -25,11 +25,13 @@ class RuntimeImageIT {
     }
 
     @Test
-    void imageLinksTheProjectZooKeeperNettyAndTheLoggingBinding() throws Exception {
+    void imageLinksTheProjectZooKeeperNettyTheLoggingBindingAndTheServiceProviders() throws Exception {
         Result result = run(IMAGE.resolve("bin/java").toString(), "--list-modules");
         assertEquals(0, result.exitCode(), result.output());
+        // The service providers too: the assignors live in shepherd.coordination, the file source in its module.
         for (String module : List.of("shepherd.cli", "shepherd.broker", "shepherd.protocol", "shepherd.transport",
-                "shepherd.zookeeper", "org.apache.zookeeper", "io.netty.transport", "ch.qos.logback.classic")) {
+                "shepherd.zookeeper", "org.apache.zookeeper", "io.netty.transport", "ch.qos.logback.classic",
+                "shepherd.coordination", "shepherd.consumer", "shepherd.source.file")) {
             assertTrue(result.output().contains(module + "@") || result.output().contains(module + "\n"),
                     module + " is not linked:\n" + result.output());
         }
