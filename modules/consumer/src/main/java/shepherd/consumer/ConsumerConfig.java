@@ -56,6 +56,7 @@ public final class ConsumerConfig {
     private final long consumerTimeoutMs;
     private final long requestTimeoutMs;
     private final long shutdownTimeoutMs;
+    private final java.util.function.Consumer<ConsumerEvent> listener;
 
     private ConsumerConfig(Builder b) {
         this.bootstrap = List.copyOf(b.bootstrap);
@@ -76,6 +77,7 @@ public final class ConsumerConfig {
         this.consumerTimeoutMs = b.consumerTimeoutMs;
         this.requestTimeoutMs = b.requestTimeoutMs;
         this.shutdownTimeoutMs = b.shutdownTimeoutMs;
+        this.listener = b.listener;
     }
 
     public static Builder builder() {
@@ -170,6 +172,11 @@ public final class ConsumerConfig {
         return shutdownTimeoutMs;
     }
 
+    /** Who hears of fetches starting and stopping, rejected commands and state changes; none by default. */
+    public Optional<java.util.function.Consumer<ConsumerEvent>> listener() {
+        return Optional.ofNullable(listener);
+    }
+
     @Override
     public String toString() {
         return "ConsumerConfig[group=" + groupId + ", consumer=" + consumerId + ", bootstrap=" + bootstrap
@@ -198,6 +205,7 @@ public final class ConsumerConfig {
         private long consumerTimeoutMs = -1;
         private long requestTimeoutMs = 5_000;
         private long shutdownTimeoutMs = 10_000;
+        private java.util.function.Consumer<ConsumerEvent> listener;
 
         private Builder() {}
 
@@ -325,6 +333,15 @@ public final class ConsumerConfig {
 
         public Builder shutdownTimeoutMs(long value) {
             shutdownTimeoutMs = value;
+            return this;
+        }
+
+        /**
+         * Receives a {@link ConsumerEvent} for every fetch started or stopped, command rejected and state change,
+         * in order, on a thread of its own. An exception it throws is logged once and the next event still comes.
+         */
+        public Builder listener(java.util.function.Consumer<ConsumerEvent> value) {
+            listener = value;
             return this;
         }
 

@@ -170,6 +170,36 @@ class ConsumerRuntimeIT {
     }
 
     @Test
+    void theListenerHearsFetchesRejectedCommandsAndStatesInOrderOffTheNetworkLoop() throws Exception {
+        source.fill(TOPIC, "1-0", 10);
+        List<ConsumerEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+        MessageStream stream = registered(config().listener(e -> {
+            events.add(e);
+            threads.add(Thread.currentThread().getName());
+        }).build());
+        coordinator.send(new StartRequest(5, 2, List.of(assign("1-0", 3))));
+        take(stream, 2);
+        coordinator.send(new PingRequest(4, 2, (short) 0));
+        coordinator.send(new StopRequest(5, 2));
+        await("the stop is heard", () -> events.stream().anyMatch(e -> e.kind() == ConsumerEvent.Kind.FETCH_STOPPED));
+
+        List<String> story = events.stream().map(e -> switch (e.kind()) {
+            case STATE_CHANGED -> e.detail();
+            case FETCH_STARTED, FETCH_STOPPED -> e.kind() + " " + e.partition() + " e" + e.epoch() + " g"
+                    + e.generation() + " @" + e.offset();
+            case COMMAND_REJECTED -> e.kind() + " " + e.detail() + " " + e.error();
+        }).toList();
+        assertEquals(List.of("DISCOVERING->REGISTERING", "REGISTERING->REGISTERED", "REGISTERED->FETCHING",
+                "FETCH_STARTED 1-0 e5 g2 @3", "COMMAND_REJECTED PING STALE_COORDINATOR_EPOCH",
+                "FETCHING->STOPPED", "FETCH_STOPPED 1-0 e5 g2 @5"), story);
+        for (int i = 1; i < events.size(); i++) {
+            assertTrue(events.get(i - 1).nanoTime() <= events.get(i).nanoTime(), events.toString());
+        }
+        assertTrue(threads.stream().allMatch(t -> t.startsWith("shepherd-consumer-events-")), threads.toString());
+    }
+
+    @Test
     void commitOffsetsSendsTheTakenOffsetsWithEpochAndGeneration() throws Exception {
         source.fill(TOPIC, "1-0", 10);
         ShepherdConsumer c = ShepherdConsumer.create(config().autoCommit(false).build());

@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
 import shepherd.consumer.AllKnownBrokersNotAvailableException;
 import shepherd.consumer.CommitFailedException;
 import shepherd.consumer.ConsumerConfig;
+import shepherd.consumer.ConsumerEvent;
 import shepherd.consumer.ConsumerStatus;
 import shepherd.consumer.ConsumerTimeoutException;
 import shepherd.consumer.PartitionLogs;
@@ -90,6 +91,9 @@ public final class ConsumerRuntime {
     private int registrations;
     private String termination;
 
+    private int fetchingEpoch = SessionState.NONE;
+    private final java.util.concurrent.ExecutorService events; // null without a listener
+
     private volatile boolean consultAnswered;
     private volatile ConsumerStatus status;
 
@@ -106,6 +110,33 @@ public final class ConsumerRuntime {
             return t;
         });
         this.status = snapshot();
+        this.events = config.listener().isEmpty() ? null : Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "shepherd-consumer-events-" + config.consumerId());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Hands an event to the listener's own thread, in order; never runs listener code here. */
+    private void emit(ConsumerEvent.Kind kind, String topic, String partition, int epoch, int generation,
+                      long offset, ErrorCode error, String detail) {
+        if (events == null) {
+            return;
+        }
+        ConsumerEvent event = new ConsumerEvent(System.nanoTime(), kind, topic, partition, epoch, generation, offset,
+                error, detail);
+        java.util.function.Consumer<ConsumerEvent> listener = config.listener().orElseThrow();
+        try {
+            events.execute(() -> {
+                try {
+                    listener.accept(event);
+                } catch (RuntimeException e) {
+                    LOG.warn("{}: the consumer listener failed on {}: {}", config.consumerId(), event, e.toString());
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // closed: the history ends here
+        }
     }
 
     // ------------------------------------------------------------------ calls from application threads
@@ -166,6 +197,22 @@ public final class ConsumerRuntime {
         }
         loop.shutdownNow();
         client.close();
+        closeEvents();
+    }
+
+    /** Lets the listener hear what is queued, then stops its thread. */
+    private void closeEvents() {
+        if (events == null) {
+            return;
+        }
+        events.shutdown();
+        try {
+            if (!events.awaitTermination(config.shutdownTimeoutMs(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("{}: the consumer listener did not finish in time", config.consumerId());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -176,13 +223,16 @@ public final class ConsumerRuntime {
         terminated.complete(new SessionState.Termination(ErrorCode.NONE, "halted"));
         loop.shutdownNow();
         client.close();
-        fetchers.forEach(Fetcher::close); // racy reads of loop state are fine: the loop is gone
+        List<Fetcher> stopped = List.copyOf(fetchers); // racy reads of loop state are fine: the loop is gone
+        stopped.forEach(Fetcher::close);
         if (router != null) {
             router.all().forEach(q -> {
                 q.clear();
                 q.end();
             });
         }
+        emitStopped(stopped);
+        closeEvents();
     }
 
     /** Sends OffsetCommit with the offsets taken so far; completes once the coordinator wrote them. */
@@ -258,6 +308,8 @@ public final class ConsumerRuntime {
             registered.complete(null);
         }
         if (before != state.status() && !state.terminated()) {
+            emit(ConsumerEvent.Kind.STATE_CHANGED, null, null, state.highestEpochSeen(), state.generation(), -1,
+                    ErrorCode.NONE, before + "->" + state.status());
             LOG.info("{} of group {}: {} -> {} on {} (coordinator {}, epoch {}, generation {})", config.consumerId(),
                     config.groupId(), before, state.status(), event.getClass().getSimpleName(),
                     state.coordinator() == null ? "none" : state.coordinator().id(), state.highestEpochSeen(),
@@ -280,6 +332,10 @@ public final class ConsumerRuntime {
         } else if (effect instanceof SessionEffect.Respond e) {
             if (current != null) {
                 current.respond(e.correlationId(), e.response());
+            }
+            if (e.response().errorCode() != ErrorCode.NONE) {
+                emit(ConsumerEvent.Kind.COMMAND_REJECTED, null, null, state.highestEpochSeen(), state.generation(),
+                        -1, e.response().errorCode(), e.response().apiKey().name());
             }
         } else if (effect instanceof SessionEffect.StartFetchers e) {
             startFetchers(e.generation(), e.assigned());
@@ -394,6 +450,7 @@ public final class ConsumerRuntime {
             throw new IllegalStateException("StartFetchers(" + generation + ") while " + fetchers + " still run");
         }
         taken.reset(assigned);
+        fetchingEpoch = state.highestEpochSeen();
         List<String> names = new ArrayList<>();
         for (PartitionAssignment a : assigned) {
             Optional<StreamQueue> queue = router.queueFor(a.topic(), a.stream());
@@ -406,6 +463,8 @@ public final class ConsumerRuntime {
             Fetcher f = new Fetcher(config.consumerId(), a.topic(), a.partition(), generation, a.offset(),
                     config.autoOffsetReset(), logs, queue.get(), config.fetchRecordsMax(), config.fetchWaitMs());
             fetchers.add(f);
+            emit(ConsumerEvent.Kind.FETCH_STARTED, a.topic(), a.partition(), fetchingEpoch, generation, a.offset(),
+                    ErrorCode.NONE, null);
             f.start();
             names.add(a.topic() + "/" + a.partition() + "@" + a.offset());
         }
@@ -415,14 +474,28 @@ public final class ConsumerRuntime {
 
     /** Seed Stop handler 1.2: close every fetcher, then clear every queue, before anything is answered. */
     private void stopFetchers() {
-        fetchers.forEach(Fetcher::close);
+        List<Fetcher> stopped = List.copyOf(fetchers);
+        stopped.forEach(Fetcher::close);
         fetchers.clear();
         int dropped = 0;
         for (StreamQueue q : router == null ? List.<StreamQueue>of() : router.all()) {
             dropped += q.clear();
         }
+        emitStopped(stopped);
         if (dropped > 0) {
             LOG.debug("{}: dropped {} queued records of stopped partitions", config.consumerId(), dropped);
+        }
+    }
+
+    private void emitStopped(List<Fetcher> stopped) {
+        if (events == null || stopped.isEmpty()) {
+            return;
+        }
+        Map<String, Long> next = new java.util.HashMap<>();
+        taken.snapshot().forEach(o -> next.put(o.topic() + "/" + o.partition(), o.offset()));
+        for (Fetcher f : stopped) {
+            emit(ConsumerEvent.Kind.FETCH_STOPPED, f.topic(), f.partition(), fetchingEpoch, f.generation(),
+                    next.getOrDefault(f.topic() + "/" + f.partition(), -1L), ErrorCode.NONE, null);
         }
     }
 

@@ -62,6 +62,10 @@ final class Fetcher implements Runnable {
         return partition;
     }
 
+    int generation() {
+        return generation;
+    }
+
     void start() {
         thread.start();
     }
