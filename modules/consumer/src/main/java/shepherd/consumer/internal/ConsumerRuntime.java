@@ -75,6 +75,7 @@ public final class ConsumerRuntime {
     private final ScheduledExecutorService loop;
     private final ConsumerSession core = new ConsumerSession();
     private final TakenOffsets taken = new TakenOffsets();
+    private final LeaseGate leaseGate;
     private final Map<String, String> lastConsultFailures = new ConcurrentHashMap<>();
     private final CompletableFuture<Void> registered = new CompletableFuture<>();
     private final CompletableFuture<SessionState.Termination> terminated = new CompletableFuture<>();
@@ -101,6 +102,7 @@ public final class ConsumerRuntime {
         this.config = config;
         this.logs = logs;
         this.clockMs = clockMs;
+        this.leaseGate = new LeaseGate(clockMs);
         this.client = TransportClient.create(TransportConfig.defaults().withIoThreads(1)
                 .withRequestTimeoutMs(config.requestTimeoutMs())
                 .withConnectTimeoutMs(Math.min(config.requestTimeoutMs(), TransportConfig.CONNECT_TIMEOUT_MS_DEFAULT)));
@@ -278,6 +280,10 @@ public final class ConsumerRuntime {
         return taken;
     }
 
+    LeaseGate leaseGate() {
+        return leaseGate;
+    }
+
     // ------------------------------------------------------------------ the loop
 
     private boolean post(Runnable task) {
@@ -318,6 +324,7 @@ public final class ConsumerRuntime {
         for (SessionEffect effect : step.effects()) {
             execute(effect);
         }
+        leaseGate.set(state.hasLease() ? state.leaseDeadlineMs() : Long.MAX_VALUE);
         status = snapshot();
     }
 

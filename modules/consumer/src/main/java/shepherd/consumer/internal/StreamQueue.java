@@ -27,12 +27,17 @@ public final class StreamQueue {
     private final ArrayDeque<ConsumerRecord> records = new ArrayDeque<>();
     private final int capacity;
     private final TakenOffsets taken;
+    private final LeaseGate lease;
     private boolean ended;
 
-    StreamQueue(int capacity, TakenOffsets taken) {
+    StreamQueue(int capacity, TakenOffsets taken, LeaseGate lease) {
         this.capacity = capacity;
         this.taken = taken;
+        this.lease = lease;
     }
+
+    /** How long a taker waits before it looks again at a lease that ran out (the loop clears the queue soon). */
+    private static final long FENCED_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     /**
      * Adds a record of {@code fetcher}, waiting while the queue is full; false if the fetcher was closed (then the
@@ -75,17 +80,24 @@ public final class StreamQueue {
         lock.lockInterruptibly();
         try {
             long nanos = timeoutNanos;
-            while (records.isEmpty()) {
-                if (ended) {
+            while (records.isEmpty() || !lease.open()) {
+                if (ended && records.isEmpty()) {
                     return END;
                 }
+                // A run-out lease fences the queue (LeaseGate); nothing signals its end, so look again soon.
+                long slice = records.isEmpty() ? Long.MAX_VALUE : FENCED_RECHECK_NANOS;
                 if (timeoutNanos < 0) {
-                    notEmpty.await();
+                    if (slice == Long.MAX_VALUE) {
+                        notEmpty.await();
+                    } else {
+                        notEmpty.awaitNanos(slice);
+                    }
                 } else {
                     if (nanos <= 0) {
                         return null;
                     }
-                    nanos = notEmpty.awaitNanos(nanos);
+                    long waited = Math.min(nanos, slice);
+                    nanos -= waited - notEmpty.awaitNanos(waited);
                 }
             }
             ConsumerRecord r = records.pollFirst();

@@ -28,7 +28,7 @@ public final class StreamRouter {
 
     /** A new queue for one stream. */
     public static StreamQueue newQueue(int capacity, ConsumerRuntime runtime) {
-        return new StreamQueue(capacity, runtime.takenOffsets());
+        return new StreamQueue(capacity, runtime.takenOffsets(), runtime.leaseGate());
     }
 
     Optional<StreamQueue> queueFor(String topic, int stream) {
