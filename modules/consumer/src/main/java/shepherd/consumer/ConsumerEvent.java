@@ -13,7 +13,9 @@ import shepherd.protocol.ErrorCode;
  *   <li>{@link Kind#FETCH_STARTED}: a Start made us fetch {@code topic/partition} in {@code generation} of
  *       coordinator {@code epoch}, from {@code offset} (−1: the reset policy decides);</li>
  *   <li>{@link Kind#FETCH_STOPPED}: that partition's fetcher is closed and its queued records dropped: nothing of
- *       it is delivered after this instant; {@code offset} is the next offset the application would have taken;</li>
+ *       it is delivered after this instant; {@code offset} is the next offset the application would have taken.
+ *       When the lease ran out first, the instant is the lease's end (takes are fenced from then on), which may
+ *       be earlier than the event's delivery;</li>
  *   <li>{@link Kind#COMMAND_REJECTED}: a Ping, Stop or Start was refused ({@code error}, e.g.
  *       STALE_COORDINATOR_EPOCH), {@code detail} names it;</li>
  *   <li>{@link Kind#STATE_CHANGED}: the session moved, {@code detail} is {@code "FROM->TO"}.</li>

@@ -122,10 +122,15 @@ public final class ConsumerRuntime {
     /** Hands an event to the listener's own thread, in order; never runs listener code here. */
     private void emit(ConsumerEvent.Kind kind, String topic, String partition, int epoch, int generation,
                       long offset, ErrorCode error, String detail) {
+        emitAt(System.nanoTime(), kind, topic, partition, epoch, generation, offset, error, detail);
+    }
+
+    private void emitAt(long nanoTime, ConsumerEvent.Kind kind, String topic, String partition, int epoch,
+                        int generation, long offset, ErrorCode error, String detail) {
         if (events == null) {
             return;
         }
-        ConsumerEvent event = new ConsumerEvent(System.nanoTime(), kind, topic, partition, epoch, generation, offset,
+        ConsumerEvent event = new ConsumerEvent(nanoTime, kind, topic, partition, epoch, generation, offset,
                 error, detail);
         java.util.function.Consumer<ConsumerEvent> listener = config.listener().orElseThrow();
         try {
@@ -500,8 +505,13 @@ public final class ConsumerRuntime {
         }
         Map<String, Long> next = new java.util.HashMap<>();
         taken.snapshot().forEach(o -> next.put(o.topic() + "/" + o.partition(), o.offset()));
+        // Nothing was delivered after the lease ran out (LeaseGate), even if the loop only now stops the fetchers:
+        // the fetching ended then. The session clock is System.nanoTime() in milliseconds.
+        long gateClosedNanos = leaseGate.deadlineMs() >= Long.MAX_VALUE / 1_000_000L ? Long.MAX_VALUE
+                : leaseGate.deadlineMs() * 1_000_000L;
+        long at = Math.min(System.nanoTime(), gateClosedNanos);
         for (Fetcher f : stopped) {
-            emit(ConsumerEvent.Kind.FETCH_STOPPED, f.topic(), f.partition(), fetchingEpoch, f.generation(),
+            emitAt(at, ConsumerEvent.Kind.FETCH_STOPPED, f.topic(), f.partition(), fetchingEpoch, f.generation(),
                     next.getOrDefault(f.topic() + "/" + f.partition(), -1L), ErrorCode.NONE, null);
         }
     }

@@ -30,4 +30,9 @@ final class LeaseGate {
     boolean open() {
         return clockMs.getAsLong() < deadlineMs;
     }
+
+    /** The deadline in force, on the session clock ({@link Long#MAX_VALUE}: none). */
+    long deadlineMs() {
+        return deadlineMs;
+    }
 }
