@@ -1,12 +1,15 @@
 /**
  * The broker: the composition root that owns one event-loop thread running the coordinator state machine and
- * executing its effects against ZooKeeper and Netty, plus configuration and graceful shutdown.
+ * executing its effects against ZooKeeper and Netty, plus configuration, graceful shutdown, and its metrics in the
+ * Prometheus text format over the JDK's HTTP server ({@code GET /metrics} when {@code metrics.port} is set).
  */
 module shepherd.broker {
     requires transitive shepherd.coordination;
     requires shepherd.zookeeper;
     requires shepherd.transport;
     requires org.slf4j;
+    requires io.micrometer.prometheus.bundle;
+    requires jdk.httpserver;
 
     exports shepherd.broker;
 }

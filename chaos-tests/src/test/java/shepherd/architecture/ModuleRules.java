@@ -41,7 +41,9 @@ final class ModuleRules {
             "shepherd.transport", List.of("io.netty.", "org.slf4j"),
             "shepherd.consumer", List.of("org.slf4j"),
             "shepherd.source.file", List.of("org.slf4j"),
-            "shepherd.broker", List.of("org.slf4j"),
+            // The metrics bundle (Micrometer + Prometheus as one named module) is the broker's alone: the sans-I/O
+            // core reports plain values (Notice kinds) and the broker turns them into meters.
+            "shepherd.broker", List.of("org.slf4j", "io.micrometer.prometheus.bundle"),
             "shepherd.cli", List.of("info.picocli", "org.slf4j"),
             "shepherd.testkit", List.of(),
             "shepherd.simulation", List.of());

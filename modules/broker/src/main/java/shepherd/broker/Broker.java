@@ -30,6 +30,10 @@ import shepherd.zookeeper.ZooKeeperAdapter;
  * {@code handover: true} under its epoch and resigns, so the next coordinator can skip the lease wait; a follower
  * resigns at once (so it cannot win the election while closing). Then the adapter closes its session, which removes
  * the broker's ephemeral nodes, and the server and the loop stop.
+ *
+ * <p><b>Metrics.</b> The loop reports to {@link BrokerMetrics}; with {@code metrics.port} set, a small HTTP server
+ * serves them at {@code GET /metrics}. It is bound right after the transport server, before ZooKeeper is touched,
+ * so a port in use fails {@link #start} at once, and it stops with the broker.
  */
 public final class Broker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
@@ -40,11 +44,13 @@ public final class Broker implements AutoCloseable {
     private final TransportServer server;
     private final ZooKeeperAdapter adapter;
     private final BrokerInfo info;
+    private final MetricsServer metricsServer; // null when metrics.port is not set
     private boolean closed;
 
     private Broker(BrokerConfig config, BrokerLoop loop, TransportServer server, ZooKeeperAdapter adapter,
-                   BrokerInfo info) {
+                   BrokerInfo info, MetricsServer metricsServer) {
         this.config = config;
+        this.metricsServer = metricsServer;
         this.loop = loop;
         this.server = server;
         this.adapter = adapter;
@@ -54,7 +60,8 @@ public final class Broker implements AutoCloseable {
     /**
      * Starts a broker and returns once it is registered in ZooKeeper.
      *
-     * @throws IOException if the listen address cannot be bound
+     * @throws IOException if the listen address, or the metrics address when {@code metrics.port} is set, cannot be
+     *                     bound
      * @throws IllegalStateException if the registration fails (e.g. another live broker holds the id) or does not
      *                               complete within the session timeout
      */
@@ -63,15 +70,25 @@ public final class Broker implements AutoCloseable {
         LongSupplier clock = () -> System.nanoTime() / 1_000_000; // monotonic: the lease arithmetic needs it
         Coordinator core = new Coordinator(config.coordinatorConfig());
         ZooKeeperAdapter[] adapterRef = new ZooKeeperAdapter[1];
+        BrokerMetrics metrics = new BrokerMetrics(config.brokerId());
         BrokerLoop loop = new BrokerLoop(core, clock, effect -> adapterRef[0].execute(effect),
-                config.requestTimeoutMs(), config.brokerId());
+                config.requestTimeoutMs(), config.brokerId(), metrics);
         TransportServer server = TransportServer.bind(config.listenHost(), config.listenPort(),
                 config.transportConfig(), loop.connectionHandler());
+        metrics.bindMalformedFrames(server, TransportServer::malformedFrames);
+        MetricsServer metricsServer = null;
         ZooKeeperAdapter adapter;
         try {
+            if (config.metricsEnabled()) {
+                metricsServer = MetricsServer.start(config.metricsBindHost(), config.metricsPort(),
+                        () -> scrape(loop, metrics), "shepherd-broker-metrics-" + config.brokerId());
+            }
             adapter = ZooKeeperAdapter.open(ZooKeeperAdapter.Config.of(config.zookeeperConnect(),
                     (int) config.sessionTimeoutMs(), config.brokerId()), loop::enqueue, clock);
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
+            if (metricsServer != null) {
+                metricsServer.close();
+            }
             server.close();
             throw e;
         }
@@ -79,7 +96,7 @@ public final class Broker implements AutoCloseable {
         String host = advertisedHost(config);
         int port = config.advertisedPort() == 0 ? server.port() : config.advertisedPort();
         BrokerInfo info = new BrokerInfo(config.brokerId(), host, port, host + "-" + System.currentTimeMillis());
-        Broker broker = new Broker(config, loop, server, adapter, info);
+        Broker broker = new Broker(config, loop, server, adapter, info, metricsServer);
         loop.start();
         try {
             adapter.registerBroker(info).get(2L * config.sessionTimeoutMs() + 5_000, TimeUnit.MILLISECONDS);
@@ -92,10 +109,25 @@ public final class Broker implements AutoCloseable {
             throw new IllegalStateException("broker " + config.brokerId() + " could not register in ZooKeeper at "
                     + config.zookeeperConnect() + ": " + cause, cause);
         }
-        LOG.info("broker started broker={} listen={}:{} advertised={}:{} zookeeper={} sessionTimeoutMs={}",
-                config.brokerId(), config.listenHost(), server.port(), host, port, config.zookeeperConnect(),
-                config.sessionTimeoutMs());
+        LOG.info("broker started broker={} listen={}:{} advertised={}:{} zookeeper={} sessionTimeoutMs={}"
+                + " metricsPort={}", config.brokerId(), config.listenHost(), server.port(), host, port,
+                config.zookeeperConnect(), config.sessionTimeoutMs(), broker.metricsPort());
         return broker;
+    }
+
+    /**
+     * One scrape: the gauges from a fresh snapshot of the core, then every meter. A loop too busy to answer within
+     * the bound leaves the gauges at their previous values rather than hanging the scraper.
+     */
+    private static String scrape(BrokerLoop loop, BrokerMetrics metrics) {
+        try {
+            loop.refreshMetrics().get(STATUS_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("metrics gauges not refreshed: the event loop did not answer within {} ms", STATUS_TIMEOUT_MS);
+        }
+        return metrics.scrape();
     }
 
     private static String advertisedHost(BrokerConfig config) {
@@ -120,6 +152,11 @@ public final class Broker implements AutoCloseable {
     /** The port the transport server is bound to (the real one when {@code listen.port} is 0). */
     public int port() {
         return server.port();
+    }
+
+    /** The port {@code GET /metrics} is served on (the real one when {@code metrics.port} is 0), or -1 if none. */
+    public int metricsPort() {
+        return metricsServer == null ? -1 : metricsServer.port();
     }
 
     /** What this broker registered under {@code /brokers/ids/[id]}. */
@@ -193,6 +230,9 @@ public final class Broker implements AutoCloseable {
         closed = true;
         adapter.close();
         server.close();
+        if (metricsServer != null) {
+            metricsServer.close();
+        }
         loop.close();
         LOG.info("broker stopped broker={}", config.brokerId());
     }

@@ -36,6 +36,9 @@ import shepherd.transport.TransportConfig;
  * @param shutdownTimeoutMs       how long {@link Broker#shutdown()} waits for a graceful handover
  * @param handoverGraceMs         after a clean handover, how long the next coordinator gives the recorded members
  *                                to re-register before its first rebalance (it skips the lease wait)
+ * @param metricsHost             address the metrics HTTP server binds; empty: {@code listenHost}
+ * @param metricsPort             port of the metrics HTTP server ({@code GET /metrics}); {@link #METRICS_OFF}: no
+ *                                server; 0 picks a free port (tests)
  */
 public record BrokerConfig(
         int brokerId,
@@ -53,7 +56,9 @@ public record BrokerConfig(
         int frameBytesMax,
         long requestTimeoutMs,
         long shutdownTimeoutMs,
-        long handoverGraceMs) {
+        long handoverGraceMs,
+        String metricsHost,
+        int metricsPort) {
 
     public static final String BROKER_ID = "broker.id";
     public static final String LISTEN_HOST = "listen.host";
@@ -71,12 +76,19 @@ public record BrokerConfig(
     public static final String REQUEST_TIMEOUT_MS = "request.timeout.ms";
     public static final String SHUTDOWN_TIMEOUT_MS = "shutdown.timeout.ms";
     public static final String HANDOVER_GRACE_MS = "handover.grace.ms";
+    public static final String METRICS_HOST = "metrics.host";
+    public static final String METRICS_PORT = "metrics.port";
+
+    /** {@link #metricsPort()} when no metrics server is wanted (the key is absent or empty). */
+    public static final int METRICS_OFF = -1;
+    /** The conventional choice for {@code metrics.port}, documented in docs/broker.md. */
+    public static final int CONVENTIONAL_METRICS_PORT = 9404;
 
     /** Every key this class reads; any other key is refused. */
     public static final Set<String> KEYS = Set.of(BROKER_ID, LISTEN_HOST, LISTEN_PORT, ADVERTISED_HOST,
             ADVERTISED_PORT, ZOOKEEPER_CONNECT, SESSION_TIMEOUT_MS, REBALANCE_STOP_TIMEOUT_MS,
             REBALANCE_START_TIMEOUT_MS, LEASE_SAFETY_MARGIN_MS, MESSAGE_DELAY_MAX_MS, CLOCK_DRIFT_PPM, FRAME_BYTES_MAX,
-            REQUEST_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS, HANDOVER_GRACE_MS);
+            REQUEST_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS, HANDOVER_GRACE_MS, METRICS_HOST, METRICS_PORT);
 
     static final String DEFAULT_LISTEN_HOST = "0.0.0.0";
     static final int DEFAULT_LISTEN_PORT = 9092;
@@ -109,6 +121,10 @@ public record BrokerConfig(
         range(REQUEST_TIMEOUT_MS, requestTimeoutMs, 1, 600_000);
         range(SHUTDOWN_TIMEOUT_MS, shutdownTimeoutMs, 0, 600_000);
         range(HANDOVER_GRACE_MS, handoverGraceMs, 0, 600_000);
+        Objects.requireNonNull(metricsHost, "metricsHost (empty for the default)");
+        if (metricsPort != METRICS_OFF) {
+            metricsPortRange(Integer.toString(metricsPort), metricsPort);
+        }
         // The coordinator commands only while now < lastAck + T(1−ρ)/(1+ρ) − margin and refreshes lastAck every
         // T/3: a margin eating most of T would leave a broker that wins elections but can never command.
         if (leaseSafetyMarginMs >= sessionTimeoutMs / 3) {
@@ -124,7 +140,17 @@ public record BrokerConfig(
                 DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_REBALANCE_STOP_TIMEOUT_MS, DEFAULT_REBALANCE_START_TIMEOUT_MS,
                 DEFAULT_LEASE_SAFETY_MARGIN_MS, DEFAULT_MESSAGE_DELAY_MAX_MS, DEFAULT_CLOCK_DRIFT_PPM,
                 DEFAULT_FRAME_BYTES_MAX, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
-                DEFAULT_HANDOVER_GRACE_MS);
+                DEFAULT_HANDOVER_GRACE_MS, "", METRICS_OFF);
+    }
+
+    /** True if the broker serves {@code GET /metrics}. */
+    public boolean metricsEnabled() {
+        return metricsPort != METRICS_OFF;
+    }
+
+    /** The address the metrics server binds: {@code metrics.host}, or {@code listen.host} when that is empty. */
+    public String metricsBindHost() {
+        return metricsHost.isEmpty() ? listenHost : metricsHost;
     }
 
     /**
@@ -187,6 +213,12 @@ public record BrokerConfig(
         m.put(REQUEST_TIMEOUT_MS, Long.toString(requestTimeoutMs));
         m.put(SHUTDOWN_TIMEOUT_MS, Long.toString(shutdownTimeoutMs));
         m.put(HANDOVER_GRACE_MS, Long.toString(handoverGraceMs));
+        if (!metricsHost.isEmpty()) {
+            m.put(METRICS_HOST, metricsHost);
+        }
+        if (metricsPort != METRICS_OFF) {
+            m.put(METRICS_PORT, Integer.toString(metricsPort));
+        }
         return m;
     }
 
@@ -218,7 +250,32 @@ public record BrokerConfig(
                 (int) parse(values, FRAME_BYTES_MAX, DEFAULT_FRAME_BYTES_MAX, 32, 64 << 20),
                 parse(values, REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, 1, 600_000),
                 parse(values, SHUTDOWN_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, 0, 600_000),
-                parse(values, HANDOVER_GRACE_MS, DEFAULT_HANDOVER_GRACE_MS, 0, 600_000));
+                parse(values, HANDOVER_GRACE_MS, DEFAULT_HANDOVER_GRACE_MS, 0, 600_000),
+                string(values, METRICS_HOST, ""),
+                metricsPort(values.get(METRICS_PORT)));
+    }
+
+    /** Absent or empty: no metrics server. Otherwise 0 – 65535 ({@code -1} is not a way to say "off" in a file). */
+    private static int metricsPort(String raw) {
+        if (raw == null || raw.isBlank()) {
+            return METRICS_OFF;
+        }
+        long port;
+        try {
+            port = Long.parseLong(raw.trim());
+        } catch (NumberFormatException e) {
+            port = Long.MIN_VALUE;
+        }
+        metricsPortRange(raw, port);
+        return (int) port;
+    }
+
+    private static void metricsPortRange(String raw, long port) {
+        if (port < 0 || port > 65_535) {
+            throw new InvalidConfigException(METRICS_PORT, raw, METRICS_PORT + " must be an integer between 0 and"
+                    + " 65535 (0: a free port; leave it out for no metrics server; " + CONVENTIONAL_METRICS_PORT
+                    + " is the usual choice), got '" + raw + "'");
+        }
     }
 
     private static String string(Map<String, String> values, String key, String dflt) {

@@ -4,8 +4,10 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -36,6 +38,11 @@ import shepherd.transport.ConnectionHandler;
  * changes with the epoch, handover, the brokers list, the core's Notices, and per rebalance its outcome (generation,
  * members, partitions). Rebalance outcomes are found cheaply: only groups whose run emitted {@code Assigned} are
  * looked at after each event, until their run ends.
+ *
+ * <p><b>Metrics.</b> For the same reason the loop feeds {@link BrokerMetrics}: each rebalance's outcome and duration
+ * where it is logged, missed pings and failed members from the kind of the core's Notices, session events, and the
+ * latency of every ZooKeeper answer (its {@code sentAtMs} was stamped with this loop's clock). The gauges (epoch,
+ * groups, members) are set by {@link #refreshMetrics()}, on the loop thread, when a scrape asks.
  */
 public final class BrokerLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerLoop.class);
@@ -51,6 +58,7 @@ public final class BrokerLoop implements AutoCloseable {
     private final ZooKeeperPort zooKeeper;
     private final long requestTimeoutMs;
     private final int brokerId;
+    private final BrokerMetrics metrics;
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final ScheduledExecutorService timers;
     private final Thread thread;
@@ -70,10 +78,17 @@ public final class BrokerLoop implements AutoCloseable {
         this(core, clockMs, zooKeeper, requestTimeoutMs, -1);
     }
 
-    /** @param brokerId only for thread names and log lines */
+    /** @param brokerId only for thread names, log lines and the metrics' tag */
     public BrokerLoop(Coordinator core, LongSupplier clockMs, ZooKeeperPort zooKeeper, long requestTimeoutMs,
                       int brokerId) {
+        this(core, clockMs, zooKeeper, requestTimeoutMs, brokerId, new BrokerMetrics(brokerId));
+    }
+
+    /** @param metrics where the loop reports rebalances, misses, failures, session events and ZooKeeper latency */
+    public BrokerLoop(Coordinator core, LongSupplier clockMs, ZooKeeperPort zooKeeper, long requestTimeoutMs,
+                      int brokerId, BrokerMetrics metrics) {
         this.core = core;
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.clockMs = clockMs;
         this.zooKeeper = zooKeeper;
         this.requestTimeoutMs = requestTimeoutMs;
@@ -108,6 +123,20 @@ public final class BrokerLoop implements AutoCloseable {
             }
         });
         return result;
+    }
+
+    /**
+     * Sets the metrics' gauges from the core, on the loop thread (the only one that may read it). Completes once
+     * done; never completes once the loop is closed, so callers bound their wait.
+     */
+    public CompletableFuture<Void> refreshMetrics() {
+        return call(c -> {
+            SortedMap<String, GroupView> groups = c.groups();
+            int members = groups.values().stream().mapToInt(g -> g.members().size()).sum();
+            boolean coordinating = c.role() != Coordinator.Role.FOLLOWER && c.role() != Coordinator.Role.CLOSED;
+            metrics.coordinatorState(c.epoch(), coordinating, groups.size(), members);
+            return null;
+        });
     }
 
     /** Completes with the epoch once a graceful handover has finished. */
@@ -168,6 +197,7 @@ public final class BrokerLoop implements AutoCloseable {
         Coordinator.Role roleBefore = core.role();
         int epochBefore = core.epoch();
         logEvent(event);
+        meter(event);
         List<CoordinatorEffect> effects = core.onEvent(event, clockMs.getAsLong());
         effects.forEach(this::execute);
         if (core.role() != roleBefore || core.epoch() != epochBefore) {
@@ -210,6 +240,34 @@ public final class BrokerLoop implements AutoCloseable {
         }
     }
 
+    /** Session events, and the latency of ZooKeeper's answers (the reconnect's stamp is not a request's). */
+    private void meter(CoordinatorEvent event) {
+        if (event instanceof CoordinatorEvent.ZkDisconnected) {
+            metrics.sessionEvent(BrokerMetrics.SessionEvent.DISCONNECTED);
+        } else if (event instanceof CoordinatorEvent.ZkSyncConnected) {
+            metrics.sessionEvent(BrokerMetrics.SessionEvent.RECONNECTED);
+        } else if (event instanceof CoordinatorEvent.ZkExpired) {
+            metrics.sessionEvent(BrokerMetrics.SessionEvent.EXPIRED);
+        } else if (event instanceof CoordinatorEvent.ZkAnswer answer) {
+            zooKeeperOp(answer).ifPresent(op -> metrics.zooKeeperAnswered(op,
+                    clockMs.getAsLong() - answer.sentAtMs()));
+        }
+    }
+
+    /** Which request an answer closes; empty for the reconnect, whose stamp is the disconnection's. */
+    static Optional<BrokerMetrics.ZooKeeperOp> zooKeeperOp(CoordinatorEvent.ZkAnswer answer) {
+        if (answer instanceof CoordinatorEvent.ElectionWon) {
+            return Optional.of(BrokerMetrics.ZooKeeperOp.ELECTION);
+        } else if (answer instanceof CoordinatorEvent.ZkSynced) {
+            return Optional.of(BrokerMetrics.ZooKeeperOp.KEEPALIVE);
+        } else if (answer instanceof CoordinatorEvent.ZkWriteDone || answer instanceof CoordinatorEvent.ZkWriteFenced) {
+            return Optional.of(BrokerMetrics.ZooKeeperOp.WRITE);
+        } else if (answer instanceof CoordinatorEvent.ZkSyncConnected) {
+            return Optional.empty();
+        }
+        return Optional.of(BrokerMetrics.ZooKeeperOp.READ); // TopicsRead, TopicRead, GroupsRead, GroupRead
+    }
+
     /** One line per run that ended (and per generation reached), for the groups whose run emitted Assigned. */
     private void logRebalanceOutcomes() {
         for (var it = groupsRunning.iterator(); it.hasNext(); ) {
@@ -230,6 +288,8 @@ public final class BrokerLoop implements AutoCloseable {
                 it.remove();
                 Long started = runStartedMs.remove(group);
                 long durationMs = started == null ? 0 : clockMs.getAsLong() - started;
+                metrics.rebalanceEnded(g.stable() ? BrokerMetrics.RebalanceOutcome.STABLE
+                        : BrokerMetrics.RebalanceOutcome.RETRYING, durationMs);
                 LOG.info("rebalance ended broker={} epoch={} group={} generation={} outcome={} durationMs={} members={}"
                         + " partitions={}", brokerId, core.epoch(), group, g.generation(),
                         g.stable() ? "stable" : "retrying", durationMs, g.members(), g.owners().size());
@@ -262,7 +322,7 @@ public final class BrokerLoop implements AutoCloseable {
             scheduled.values().forEach(a -> a.future().cancel(false));
             scheduled.clear();
         } else if (effect instanceof CoordinatorEffect.Notice n) {
-            LOG.info("notice broker={} epoch={}: {}", brokerId, core.epoch(), n.message());
+            notice(n);
         } else if (effect instanceof CoordinatorEffect.Assigned a) {
             groupsRunning.add(a.group());
             runStartedMs.putIfAbsent(a.group(), clockMs.getAsLong());
@@ -273,6 +333,20 @@ public final class BrokerLoop implements AutoCloseable {
         } else {
             zooKeeper.execute(effect);
         }
+    }
+
+    /** A missed ping is routine (one per interval of a dead member): counted, logged at DEBUG only. */
+    private void notice(CoordinatorEffect.Notice n) {
+        switch (n.kind()) {
+            case PING_MISSED -> {
+                metrics.pingMissed();
+                LOG.debug("notice broker={} epoch={}: {}", brokerId, core.epoch(), n.message());
+                return;
+            }
+            case MEMBER_FAILED -> metrics.consumerFailed();
+            case OTHER -> { }
+        }
+        LOG.info("notice broker={} epoch={}: {}", brokerId, core.epoch(), n.message());
     }
 
     private void send(CoordinatorEffect.SendRequest s) {

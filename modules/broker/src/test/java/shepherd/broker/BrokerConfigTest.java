@@ -1,6 +1,7 @@
 package shepherd.broker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,7 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import shepherd.coordination.CoordinatorConfig;
 
 class BrokerConfigTest {
@@ -126,7 +128,55 @@ class BrokerConfigTest {
     void theRecordConstructorValidatesAsWell() {
         InvalidConfigException e = assertThrows(InvalidConfigException.class,
                 () -> new BrokerConfig(1, "0.0.0.0", 9092, "", 0, "zk:2181", 500, 2_000, 5_000, 100, 500, 1_000,
-                        1 << 20, 10_000, 30_000, 1_000));
+                        1 << 20, 10_000, 30_000, 1_000, "", BrokerConfig.METRICS_OFF));
         assertEquals("session.timeout.ms", e.key());
+    }
+
+    @Test
+    void metricsAreOffUnlessAPortIsGiven() {
+        BrokerConfig c = BrokerConfig.fromProperties(props("broker.id", "1"));
+        assertEquals(BrokerConfig.METRICS_OFF, c.metricsPort());
+        assertFalse(c.metricsEnabled());
+        assertFalse(c.toProperties().containsKey("metrics.port"), "off must round-trip as an absent key");
+    }
+
+    @Test
+    void theMetricsHostDefaultsToTheListenHost() {
+        BrokerConfig c = BrokerConfig.fromProperties(props("broker.id", "1", "listen.host", "10.1.2.3",
+                "metrics.port", "9404"));
+        assertTrue(c.metricsEnabled());
+        assertEquals(9404, c.metricsPort());
+        assertEquals("", c.metricsHost());
+        assertEquals("10.1.2.3", c.metricsBindHost());
+        BrokerConfig own = c.withOverrides(Map.of("metrics.host", "127.0.0.1"));
+        assertEquals("127.0.0.1", own.metricsBindHost());
+        assertEquals(own, BrokerConfig.fromProperties(own.toProperties()));
+    }
+
+    @Test
+    void portZeroAsksForAFreePortAndAnEmptyValueTurnsMetricsOff() {
+        BrokerConfig c = BrokerConfig.fromProperties(props("broker.id", "1", "metrics.port", "0"));
+        assertTrue(c.metricsEnabled());
+        assertEquals(0, c.metricsPort());
+        assertFalse(c.withOverrides(Map.of("metrics.port", " ")).metricsEnabled());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-1", "65536", "9404x", "http", "99999999999"})
+    void aBadMetricsPortIsRejectedNamingKeyAndValue(String value) {
+        InvalidConfigException e = assertThrows(InvalidConfigException.class,
+                () -> BrokerConfig.fromProperties(props("broker.id", "1", "metrics.port", value)));
+        assertEquals("metrics.port", e.key());
+        assertEquals(value, e.value());
+        assertTrue(e.getMessage().startsWith("metrics.port must be an integer between 0 and 65535"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("got '" + value + "'"), e.getMessage());
+    }
+
+    @Test
+    void theRecordConstructorRejectsAMetricsPortOutOfRange() {
+        InvalidConfigException e = assertThrows(InvalidConfigException.class,
+                () -> new BrokerConfig(1, "0.0.0.0", 9092, "", 0, "zk:2181", 6_000, 2_000, 5_000, 100, 500, 1_000,
+                        1 << 20, 10_000, 30_000, 1_000, "", 70_000));
+        assertEquals("metrics.port", e.key());
     }
 }

@@ -854,6 +854,8 @@ public final class Coordinator {
             m.missedPings++;
             requests.remove(m.pingRequestId);
             m.pingRequestId = Member.NO_REQUEST;
+            emit(new Notice(Notice.Kind.PING_MISSED, "group '" + g.id + "': consumer '" + m.consumerId
+                    + "' missed ping " + m.missedPings + " of " + (m.registration.maxPingRetries() + 1)));
         }
         if (m.missedPings > m.registration.maxPingRetries()) {
             // DESIGN §5: max_ping_retries + 1 consecutive unanswered pings.
@@ -889,7 +891,8 @@ public final class Coordinator {
      */
     private void removeMember(GroupState g, Member m, String why) {
         if (why != null) {
-            emit(new Notice("group '" + g.id + "': removing consumer '" + m.consumerId + "': " + why));
+            emit(new Notice(Notice.Kind.MEMBER_FAILED, "group '" + g.id + "': removing consumer '" + m.consumerId
+                    + "': " + why));
             fenceLease(g, m);
         }
         if (m.connected()) {

@@ -67,10 +67,27 @@ public sealed interface CoordinatorEffect {
     /** Forget every timer (the full reset of handleNewSession). */
     record CancelAllTimers() implements CoordinatorEffect {}
 
-    /** Something worth one log line: bad input, a member declared failed, a stand-down. */
-    record Notice(String message) implements CoordinatorEffect {
+    /**
+     * Something worth one log line: bad input, a member declared failed, a stand-down. {@code kind} lets a runtime
+     * count the notices it cares about (the broker's metrics) without parsing the message.
+     */
+    record Notice(Kind kind, String message) implements CoordinatorEffect {
+        /** What a notice reports; {@link #OTHER} for anything only worth reading. */
+        public enum Kind {
+            OTHER,
+            /** A ping went unanswered, or was due while the member had no connection (it counts as missed). */
+            PING_MISSED,
+            /** The coordinator removed a member that did not leave by itself (pings, Stop rounds, no return). */
+            MEMBER_FAILED
+        }
+
         public Notice {
+            Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(message, "message");
+        }
+
+        public Notice(String message) {
+            this(Kind.OTHER, message);
         }
     }
 

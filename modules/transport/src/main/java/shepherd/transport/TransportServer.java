@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import shepherd.protocol.FrameCodec;
@@ -44,6 +45,7 @@ public final class TransportServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final Set<ChannelConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closing = new AtomicBoolean();
+    private final AtomicLong malformedFrames = new AtomicLong();
     private final Channel serverChannel;
     private final InetSocketAddress localAddress;
 
@@ -97,7 +99,8 @@ public final class TransportServer implements AutoCloseable {
 
     /** Runs on the new connection's event loop, before it is active. */
     private void accept(SocketChannel channel) {
-        ChannelConnection connection = ChannelConnection.install(channel, config, codec, handler);
+        ChannelConnection connection = ChannelConnection.install(channel, config, codec, handler,
+                malformedFrames::incrementAndGet);
         connections.add(connection);
         connection.closeFuture().whenComplete((ignored, e) -> connections.remove(connection));
         // 1. close() sets closing, then sweeps `connections`; 2. we add, then read closing. So a connection
@@ -114,6 +117,15 @@ public final class TransportServer implements AutoCloseable {
 
     public InetSocketAddress localAddress() {
         return localAddress;
+    }
+
+    /**
+     * How many connections this server has closed because the peer sent a frame it cannot accept (malformed,
+     * oversized, a negative size, or a request reusing a pending correlation id), since it was bound. Monotonic; a
+     * plain number so that the broker can export it without this module knowing any metrics library.
+     */
+    public long malformedFrames() {
+        return malformedFrames.get();
     }
 
     /** A snapshot of the open connections. */

@@ -236,6 +236,7 @@ class ConnectionLifecycleIT {
             for (Request request : Samples.everyRequest()) {
                 assertEquals(Samples.responseTo(request), Await.get(good.request(request)));
             }
+            assertEquals(1, loopback.server.malformedFrames(), "the good client's frames were counted as malformed");
         }
     }
 
@@ -258,6 +259,7 @@ class ConnectionLifecycleIT {
             assertEquals(-1, in.read());
             assertInstanceOf(InvalidFrameException.class,
                     Await.take(loopback.serverHandler.closed).cause().orElseThrow());
+            assertEquals(1, loopback.server.malformedFrames());
         }
     }
 }

@@ -90,6 +90,7 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
     private boolean closing;
     private Throwable closeCause;
     private long unknownResponses;
+    private Runnable onPeerRejected = () -> { };
 
     public ChannelConnection(Channel channel, TransportConfig config, FrameCodec codec, ConnectionHandler handler) {
         this.channel = Objects.requireNonNull(channel, "channel");
@@ -113,6 +114,18 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
                 .addLast("frame-length", new FrameLengthDecoder(codec))
                 .addLast("frame-body", new FrameBodyDecoder(codec))
                 .addLast("connection", connection);
+        return connection;
+    }
+
+    /**
+     * As {@link #install(Channel, TransportConfig, FrameCodec, ConnectionHandler)}, and runs {@code onPeerRejected}
+     * (on the event loop, at most once) when this connection closes because the peer sent a frame we cannot accept:
+     * the server counts these for its operators.
+     */
+    public static ChannelConnection install(Channel channel, TransportConfig config, FrameCodec codec,
+                                            ConnectionHandler handler, Runnable onPeerRejected) {
+        ChannelConnection connection = install(channel, config, codec, handler);
+        connection.onPeerRejected = Objects.requireNonNull(onPeerRejected, "onPeerRejected");
         return connection;
     }
 
@@ -397,6 +410,7 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
         log.warn("{}: closing the connection: {}{}", this, violation.reason(),
                 violation.reply().isPresent() ? " (answered with an error first)" : "");
         closeCause = new InvalidFrameException(violation.reason(), violation.cause());
+        onPeerRejected.run();
         beginClose(violation.reply());
     }
 
