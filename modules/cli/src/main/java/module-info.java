@@ -10,8 +10,12 @@ module shepherd.cli {
     requires shepherd.zookeeper;
     requires shepherd.consumer;
     requires shepherd.source.file;
+    requires shepherd.transport;
     requires info.picocli;
     requires org.slf4j;
 
     opens shepherd.cli to info.picocli;
+    opens shepherd.cli.commands to info.picocli;
+
+    uses shepherd.consumer.PartitionSource;
 }

@@ -49,12 +49,17 @@ import shepherd.protocol.ApiKey;
 import shepherd.protocol.BrokerInfo;
 import shepherd.protocol.ConsultRequest;
 import shepherd.protocol.ConsultResponse;
+import shepherd.protocol.DescribeGroupsRequest;
+import shepherd.protocol.DescribeGroupsResponse;
 import shepherd.protocol.ErrorCode;
+import shepherd.protocol.GroupDescription;
 import shepherd.protocol.LeaveRequest;
 import shepherd.protocol.LeaveResponse;
+import shepherd.protocol.MemberDescription;
 import shepherd.protocol.OffsetCommitRequest;
 import shepherd.protocol.OffsetCommitResponse;
 import shepherd.protocol.PartitionAssignment;
+import shepherd.protocol.PartitionDescription;
 import shepherd.protocol.PartitionOffset;
 import shepherd.protocol.PartitionResult;
 import shepherd.protocol.PingRequest;
@@ -585,6 +590,8 @@ public final class Coordinator {
             onOffsetCommit(connectionId, correlationId, commit);
         } else if (request instanceof LeaveRequest leave) {
             onLeave(connectionId, correlationId, leave);
+        } else if (request instanceof DescribeGroupsRequest describe) {
+            respond(connectionId, correlationId, describeGroups(describe));
         } else {
             // Ping, Stop and Start are ours to send; a consumer sending one is confused.
             emit(new Notice("connection " + connectionId + " sent " + request.apiKey() + ", which only a coordinator sends"));
@@ -597,6 +604,53 @@ public final class Coordinator {
             return new ConsultResponse(ErrorCode.NONE, config.brokerId(), epoch, brokers);
         }
         return new ConsultResponse(ErrorCode.NONE, leaderId, leaderEpoch, brokers);
+    }
+
+    /**
+     * DescribeGroups: the groups as this coordinator holds them, read-only (no write, no membership, the asking
+     * connection stays nobody's). Only the serving coordinator answers: a follower's picture of a group would be
+     * ZooKeeper's without the members' pings and the run in progress. Its NOT_COORDINATOR names the coordinator it
+     * knows of, as Consult would, so a client can go there directly.
+     */
+    private DescribeGroupsResponse describeGroups(DescribeGroupsRequest r) {
+        Optional<ErrorCode> notNow = notServing(-1);
+        if (notNow.isPresent()) {
+            ConsultResponse known = consult();
+            return new DescribeGroupsResponse(notNow.get(), known.coordinatorId(), known.coordinatorEpoch(), List.of());
+        }
+        Collection<String> ids = r.groupIds().isEmpty() ? groups.keySet() : r.groupIds();
+        List<GroupDescription> described = new ArrayList<>(ids.size());
+        for (String id : ids) {
+            GroupState g = groups.get(id);
+            described.add(g == null ? GroupDescription.unknown(id) : describe(g));
+        }
+        return new DescribeGroupsResponse(ErrorCode.NONE, config.brokerId(), epoch, described);
+    }
+
+    /**
+     * One group: its members with their last Ping answer's age by our clock, and every partition it owns or has an
+     * offset for (the mirror of ZooKeeper: committed values, not reports still being written).
+     */
+    private GroupDescription describe(GroupState g) {
+        String state = g.run == null ? g.trigger.name() : g.trigger.name() + "/" + g.run.phase.name();
+        List<MemberDescription> members = new ArrayList<>(g.members.size());
+        for (Member m : g.members.values()) {
+            long ageMs = m.pingAnsweredMs == Member.NEVER ? MemberDescription.NEVER
+                    : Math.max(0, now - m.pingAnsweredMs);
+            members.add(new MemberDescription(m.consumerId, m.registration.subscription(),
+                    m.registration.pingIntervalMs(), ageMs));
+        }
+        TreeSet<TopicPartition> described = new TreeSet<>(g.owners.keySet());
+        described.addAll(g.offsets.keySet());
+        List<PartitionDescription> partitions = new ArrayList<>(described.size());
+        for (TopicPartition tp : described) {
+            StreamId owner = g.owners.get(tp);
+            partitions.add(new PartitionDescription(tp.topic(), tp.partition().toString(),
+                    owner == null ? null : owner.consumerId(),
+                    owner == null ? PartitionDescription.NO_STREAM : owner.n(),
+                    g.offsets.getOrDefault(tp, PartitionDescription.OFFSET_NONE)));
+        }
+        return new GroupDescription(g.id, ErrorCode.NONE, g.generation, state, members, partitions);
     }
 
     /** Registration handling and validation (DESIGN §3 Register, D11). */
@@ -645,6 +699,7 @@ public final class Coordinator {
         m.confirmed = true;
         m.connectionId = connectionId;
         m.missedPings = 0;
+        m.pingAnsweredMs = Member.NEVER;
         m.barrierMisses = 0;
         m.startedGeneration = -1;
         m.pingRequestId = Member.NO_REQUEST;
@@ -879,6 +934,7 @@ public final class Coordinator {
             return; // STALE_COORDINATOR_EPOCH and friends: not an answer; the next PingDue counts it
         }
         m.missedPings = 0;
+        m.pingAnsweredMs = now;
         if (ping.offsets() != null && m.startedGeneration == g.generation && ping.generation() == g.generation) {
             acceptOffsets(g, m, ping.offsets());
             writes.flush(g);

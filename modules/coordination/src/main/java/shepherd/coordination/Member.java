@@ -15,6 +15,11 @@ final class Member {
     /** When we last sent it something that renews its lease: RegisterResponse, Ping or Start. */
     long grantSentMs = NEVER;
     long pingRequestId = NO_REQUEST;
+    /**
+     * When it last answered a Ping without an error, in this incarnation; {@link #NEVER} if it has not. Only
+     * reported (DescribeGroups): liveness is judged by {@link #missedPings}, which counts what went unanswered.
+     */
+    long pingAnsweredMs = NEVER;
     int missedPings;
     int barrierMisses;
     /** The generation whose Start it acknowledged in this epoch; -1 none. */

@@ -34,13 +34,18 @@ import shepherd.coordination.assign.StreamId;
 import shepherd.coordination.assign.TopicPartition;
 import shepherd.coordination.defect.Defect;
 import shepherd.protocol.ConsultResponse;
+import shepherd.protocol.DescribeGroupsRequest;
+import shepherd.protocol.DescribeGroupsResponse;
 import shepherd.protocol.ErrorCode;
+import shepherd.protocol.GroupDescription;
+import shepherd.protocol.MemberDescription;
 import shepherd.protocol.LeaveRequest;
 import shepherd.protocol.LeaveResponse;
 import shepherd.protocol.OffsetCommitRequest;
 import shepherd.protocol.OffsetCommitResponse;
 import shepherd.protocol.OffsetReset;
 import shepherd.protocol.PartitionAssignment;
+import shepherd.protocol.PartitionDescription;
 import shepherd.protocol.PartitionOffset;
 import shepherd.protocol.PartitionResult;
 import shepherd.protocol.PingRequest;
@@ -1106,6 +1111,97 @@ class CoordinatorTest {
                     d.deadline(new CoordinatorTimer.HandoverDeadline()));
             d.fire(new CoordinatorTimer.HandoverDeadline());
             assertEquals(List.of(new ZkOp.PutHandover(EPOCH)), d.onlyWrite().ops());
+        }
+    }
+
+    /** DescribeGroups: a read-only answer from the coordinator's memory; nothing written, nobody commanded. */
+    @Nested
+    class DescribeGroups {
+        DescribeGroupsResponse describe(long conn, String... groups) {
+            List<CoordinatorEffect> effects = d.request(conn, new DescribeGroupsRequest(List.of(groups)));
+            assertTrue(only(effects, Write.class).isEmpty(), effects.toString());
+            assertTrue(only(effects, SendRequest.class).isEmpty(), effects.toString());
+            assertTrue(only(effects, CloseConnection.class).isEmpty(), effects.toString());
+            return d.lastResponse(conn, DescribeGroupsResponse.class);
+        }
+
+        @Test
+        void stableGroupShowsMembersPingAgesOwnersAndCommittedOffsets() {
+            twoStableMembers();
+            d.fire(new PingDue(G, "a"));
+            d.answer(1, PingRequest.class, new PingResponse(ErrorCode.NONE, 2, List.of(offset(0, 10))));
+            d.answerWrites();
+            long answeredAt = d.now;
+            d.advance(300);
+
+            DescribeGroupsResponse r = describe(9, G);
+            assertEquals(ErrorCode.NONE, r.errorCode());
+            assertEquals(CoordinatorDriver.BROKER_ID, r.coordinatorId());
+            assertEquals(EPOCH, r.coordinatorEpoch());
+            GroupDescription g = single(r.groups());
+            assertEquals(new GroupDescription(G, ErrorCode.NONE, 2, "IDLE",
+                    List.of(new MemberDescription("a", CoordinatorDriver.subscription("t"),
+                                    CoordinatorDriver.PING_INTERVAL_MS, d.now - answeredAt),
+                            new MemberDescription("b", CoordinatorDriver.subscription("t"),
+                                    CoordinatorDriver.PING_INTERVAL_MS, MemberDescription.NEVER)),
+                    List.of(new PartitionDescription("t", tp(0).partition().toString(), "a", 0, 10),
+                            new PartitionDescription("t", tp(1).partition().toString(), "b", 0,
+                                    PartitionDescription.OFFSET_NONE))), g);
+        }
+
+        @Test
+        void aPingAnsweredWithAnErrorIsNotAnAnswer() {
+            twoStableMembers();
+            d.fire(new PingDue(G, "a"));
+            d.answer(1, PingRequest.class, PingResponse.error(ErrorCode.STALE_COORDINATOR_EPOCH));
+            assertEquals(MemberDescription.NEVER, single(describe(9, G).groups()).members().get(0).lastPingAgeMs());
+        }
+
+        @Test
+        void reRegistrationForgetsThePreviousIncarnationsPing() {
+            twoStableMembers();
+            d.fire(new PingDue(G, "a"));
+            d.answer(1, PingRequest.class, new PingResponse(ErrorCode.NONE, 2, null));
+            d.register(3, G, "a", "t");
+            assertEquals(MemberDescription.NEVER, single(describe(9, G).groups()).members().get(0).lastPingAgeMs());
+        }
+
+        @Test
+        void noGroupIdsMeansEveryGroupAndAnUnknownGroupIsUnknownConsumer() {
+            twoStableMembers();
+            d.join(3, "h", "c", "t");
+            assertEquals(List.of(G, "h"), describe(9).groups().stream().map(GroupDescription::groupId).toList());
+
+            DescribeGroupsResponse r = describe(9, "nope", "h");
+            assertEquals(ErrorCode.NONE, r.errorCode());
+            assertEquals(GroupDescription.unknown("nope"), r.groups().get(0));
+            assertEquals("h", r.groups().get(1).groupId());
+            assertEquals(ErrorCode.NONE, r.groups().get(1).errorCode());
+        }
+
+        @Test
+        void stateNamesTheTriggerAndThePhaseOfTheRunInProgress() {
+            twoStableMembers();
+            d.register(3, G, "c", "t");
+            d.answerWrites(); // the registration commits; the run begins and stops everyone
+            assertEquals("RUNNING/STOPPING", single(describe(9, G).groups()).state());
+            d.settle();
+            assertEquals("IDLE", single(describe(9, G).groups()).state());
+        }
+
+        @Test
+        void nonCoordinatorAnswersNotCoordinatorNamingTheCoordinatorItKnows() {
+            d.boot();
+            d.feed(new CoordinatorEvent.LeaderObserved(3, 9));
+            DescribeGroupsResponse r = describe(9, G);
+            assertEquals(new DescribeGroupsResponse(ErrorCode.NOT_COORDINATOR, 3, 9, List.of()), r);
+        }
+
+        @Test
+        void coordinatorStillLoadingIsNotReady() {
+            d.boot();
+            d.win(EPOCH);
+            assertEquals(ErrorCode.COORDINATOR_NOT_READY, describe(9).errorCode());
         }
     }
 }

@@ -13,7 +13,8 @@ public enum ApiKey {
     STOP(3, 0, 0),
     START(4, 0, 0),
     OFFSET_COMMIT(5, 0, 0),
-    LEAVE(6, 0, 0);
+    LEAVE(6, 0, 0),
+    DESCRIBE_GROUPS(7, 0, 0);
 
     private static final ApiKey[] VALUES = values();
 

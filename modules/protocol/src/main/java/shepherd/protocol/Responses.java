@@ -19,6 +19,7 @@ public final class Responses {
             case START -> StartResponse.error(error);
             case OFFSET_COMMIT -> OffsetCommitResponse.error(error);
             case LEAVE -> LeaveResponse.error(error);
+            case DESCRIBE_GROUPS -> DescribeGroupsResponse.error(error);
         };
     }
 }

@@ -22,12 +22,13 @@ class CodesTest {
         ids.put(ApiKey.START, 4);
         ids.put(ApiKey.OFFSET_COMMIT, 5);
         ids.put(ApiKey.LEAVE, 6);
+        ids.put(ApiKey.DESCRIBE_GROUPS, 7);
         assertEquals(EnumSet.allOf(ApiKey.class), ids.keySet());
         ids.forEach((api, id) -> {
             assertEquals(id.shortValue(), api.id());
             assertEquals(Optional.of(api), ApiKey.forId(id.shortValue()));
         });
-        assertEquals(Optional.empty(), ApiKey.forId((short) 7));
+        assertEquals(Optional.empty(), ApiKey.forId((short) 8));
         assertEquals(Optional.empty(), ApiKey.forId((short) -1));
     }
 

@@ -125,11 +125,11 @@ class DecodeErrorsTest {
 
         @Test
         void unknownApiKey() {
-            DecodeException e = failsMentioning(CODEC, WireBytes.header(0, 7, 0, 9).body(),
-                    "header.api_key", "unknown api key 7");
+            DecodeException e = failsMentioning(CODEC, WireBytes.header(0, 8, 0, 9).body(),
+                    "header.api_key", "unknown api key 8");
             assertEquals(Optional.of(FrameKind.REQUEST), e.kind());
             assertEquals(Optional.empty(), e.apiKey());
-            assertEquals(7, e.rawApiKey());
+            assertEquals(8, e.rawApiKey());
         }
 
         @Test
@@ -278,6 +278,90 @@ class DecodeErrorsTest {
             assertEquals(List.of(new PartitionOffset("t", "1-0", 5)), stop.offsets());
             org.junit.jupiter.api.Assertions.assertThrows(UnsupportedOperationException.class,
                     () -> stop.offsets().clear());
+        }
+    }
+
+    /** The DescribeGroups layouts: the one nullable string, and the minimum sizes of its nested arrays. */
+    @Nested
+    class DescribeGroups {
+        /** A DescribeGroupsResponse body up to (not including) its one group's members array. */
+        private WireBytes oneGroupUpToMembers() {
+            return WireBytes.response(ApiKey.DESCRIBE_GROUPS, 1).int16(0).int32(2).int32(7).int32(1)
+                    .string("g1").int16(0).int32(4).string("IDLE");
+        }
+
+        @Test
+        void nullOwnerIsNullButMinusTwoIsMalformed() throws DecodeException {
+            byte[] nullOwner = oneGroupUpToMembers().int32(0).int32(1)
+                    .string("orders").string("1-0").int16(-1).int32(-1).int64(-1).body();
+            DescribeGroupsResponse response = (DescribeGroupsResponse) CODEC.decode(ByteBuffer.wrap(nullOwner))
+                    .message();
+            assertNull(response.groups().get(0).partitions().get(0).owner());
+
+            byte[] minusTwo = oneGroupUpToMembers().int32(0).int32(1)
+                    .string("orders").string("1-0").int16(-2).int32(-1).int64(-1).body();
+            failsMentioning(CODEC, minusTwo, "DescribeGroupsResponse.groups[0].partitions[0].owner",
+                    "negative string length -2");
+        }
+
+        @Test
+        void nullStateIsMalformed() {
+            byte[] body = WireBytes.response(ApiKey.DESCRIBE_GROUPS, 1).int16(0).int32(2).int32(7).int32(1)
+                    .string("g1").int16(0).int32(4).int16(-1).int32(0).int32(0).body();
+            failsMentioning(CODEC, body, "DescribeGroupsResponse.groups[0].state", "null string");
+        }
+
+        @Test
+        void groupCountIsCheckedAgainstTheMinimumGroupSize() {
+            // One GroupDescription needs at least 18 bytes; give 17.
+            byte[] body = WireBytes.response(ApiKey.DESCRIBE_GROUPS, 1).int16(0).int32(2).int32(7).int32(1)
+                    .raw(new byte[17]).body();
+            failsMentioning(CODEC, body, "DescribeGroupsResponse.groups", "needs at least 18 bytes, 17 remaining");
+        }
+
+        @Test
+        void memberCountIsCheckedAgainstTheMinimumMemberSize() {
+            // Two MemberDescriptions need at least 2 × 19 bytes; 37 follow (counting the partitions count).
+            byte[] body = oneGroupUpToMembers().int32(2).raw(new byte[33]).int32(0).body();
+            failsMentioning(CODEC, body, "DescribeGroupsResponse.groups[0].members",
+                    "needs at least 38 bytes, 37 remaining");
+        }
+
+        @Test
+        void unknownSubscriptionKindInAMember() {
+            byte[] body = oneGroupUpToMembers().int32(1).string("c1").int8(5).string("x").int32(1)
+                    .int32(1000).int64(12).int32(0).body();
+            failsMentioning(CODEC, body, "DescribeGroupsResponse.groups[0].members[0].subscription.kind",
+                    "unknown subscription kind 5");
+        }
+
+        @Test
+        void unknownErrorCodeOfAGroup() {
+            byte[] body = WireBytes.response(ApiKey.DESCRIBE_GROUPS, 1).int16(0).int32(2).int32(7).int32(1)
+                    .string("g1").int16(42).int32(4).string("IDLE").int32(0).int32(0).body();
+            failsMentioning(CODEC, body, "DescribeGroupsResponse.groups[0].error_code", "unknown error code 42");
+        }
+
+        @Test
+        void truncatedLastPingAge() {
+            byte[] body = oneGroupUpToMembers().int32(1).string("c1").int8(0).int32(1).string("orders").int32(1)
+                    .int32(1000).int32(0).body();
+            failsMentioning(CODEC, body, "DescribeGroupsResponse.groups[0].members[0].last_ping_age_ms",
+                    "int64 needs 8 bytes, 4 remaining");
+        }
+
+        @Test
+        void nullGroupIdInTheRequest() {
+            byte[] body = WireBytes.request(ApiKey.DESCRIBE_GROUPS, 1).int32(2).string("g1").int16(-1).body();
+            failsMentioning(CODEC, body, "DescribeGroupsRequest.group_ids[1].group_id", "null string");
+        }
+
+        @Test
+        void groupIdCountIsCheckedBeforeAllocating() {
+            byte[] body = WireBytes.request(ApiKey.DESCRIBE_GROUPS, 1).int32(Integer.MAX_VALUE).raw(new byte[6])
+                    .body();
+            failsMentioning(CODEC, body, "DescribeGroupsRequest.group_ids",
+                    "array count 2147483647 needs at least 4294967294 bytes, 6 remaining");
         }
     }
 }

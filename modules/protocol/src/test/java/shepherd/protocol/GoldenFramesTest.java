@@ -68,6 +68,16 @@ class GoldenFramesTest {
                 new PartitionOffset("orders", "1-0", 45)))));
         GOLDEN.put("leave-request-null", Frame.request(13, new LeaveRequest("g1", "c1", null)));
         GOLDEN.put("leave-response", Frame.response(12, LeaveResponse.ok()));
+        GOLDEN.put("describe-groups-request", Frame.request(14, new DescribeGroupsRequest(List.of("g1", "g2"))));
+        GOLDEN.put("describe-groups-response", Frame.response(14, new DescribeGroupsResponse(ErrorCode.NONE, 2, 7,
+                List.of(new GroupDescription("g1", ErrorCode.NONE, 5, "IDLE",
+                                List.of(new MemberDescription("c1",
+                                        new StaticSubscription(List.of(new TopicStreams("orders", 1))), 1000, 250)),
+                                List.of(new PartitionDescription("orders", "1-0", "c1", 0, 43),
+                                        new PartitionDescription("orders", "2-0", null, -1, -1))),
+                        GroupDescription.unknown("g2")))));
+        GOLDEN.put("describe-groups-response-not-coordinator", Frame.response(15,
+                new DescribeGroupsResponse(ErrorCode.NOT_COORDINATOR, 2, 7, List.of())));
     }
 
     static Stream<String> goldenNames() {

@@ -46,7 +46,8 @@ final class MessageArbitraries {
                 Combinators.combine(ints(), ints(), list(assignments())).as(StartRequest::new),
                 Combinators.combine(strings(), strings(), ints(), ints(), list(offsets()))
                         .as(OffsetCommitRequest::new),
-                Combinators.combine(strings(), strings(), nullableList(offsets())).as(LeaveRequest::new)));
+                Combinators.combine(strings(), strings(), nullableList(offsets())).as(LeaveRequest::new),
+                list(strings()).map(DescribeGroupsRequest::new)));
     }
 
     Arbitrary<Response> responses() {
@@ -57,7 +58,9 @@ final class MessageArbitraries {
                 Combinators.combine(errorCodes(), nullableList(offsets())).as(StopResponse::new),
                 errorCodes().map(StartResponse::new),
                 Combinators.combine(errorCodes(), list(results())).as(OffsetCommitResponse::new),
-                errorCodes().map(LeaveResponse::new)));
+                errorCodes().map(LeaveResponse::new),
+                Combinators.combine(errorCodes(), ints(), ints(), list(groupDescriptions()))
+                        .as(DescribeGroupsResponse::new)));
     }
 
     Arbitrary<RegisterRequest> registerRequests() {
@@ -71,6 +74,20 @@ final class MessageArbitraries {
         Arbitrary<Subscription> wildcard = Combinators.combine(Arbitraries.of(WildcardKind.class), strings(), ints())
                 .as(WildcardSubscription::new);
         return Arbitraries.oneOf(named, wildcard);
+    }
+
+    Arbitrary<GroupDescription> groupDescriptions() {
+        return Combinators.combine(strings(), errorCodes(), ints(), strings(), list(memberDescriptions()),
+                list(partitionDescriptions())).as(GroupDescription::new);
+    }
+
+    Arbitrary<MemberDescription> memberDescriptions() {
+        return Combinators.combine(strings(), subscriptions(), ints(), longs()).as(MemberDescription::new);
+    }
+
+    Arbitrary<PartitionDescription> partitionDescriptions() {
+        return Combinators.combine(strings(), strings(), strings().injectNull(0.3), ints(), longs())
+                .as(PartitionDescription::new);
     }
 
     Arbitrary<BrokerInfo> brokers() {

@@ -6,13 +6,18 @@ import shepherd.protocol.ApiKey;
 import shepherd.protocol.BrokerInfo;
 import shepherd.protocol.ConsultRequest;
 import shepherd.protocol.ConsultResponse;
+import shepherd.protocol.DescribeGroupsRequest;
+import shepherd.protocol.DescribeGroupsResponse;
 import shepherd.protocol.FrameKind;
+import shepherd.protocol.GroupDescription;
 import shepherd.protocol.LeaveRequest;
 import shepherd.protocol.LeaveResponse;
+import shepherd.protocol.MemberDescription;
 import shepherd.protocol.OffsetCommitRequest;
 import shepherd.protocol.OffsetCommitResponse;
 import shepherd.protocol.OffsetReset;
 import shepherd.protocol.PartitionAssignment;
+import shepherd.protocol.PartitionDescription;
 import shepherd.protocol.PartitionOffset;
 import shepherd.protocol.PartitionResult;
 import shepherd.protocol.PingRequest;
@@ -45,6 +50,15 @@ public final class Bodies {
     static final int PARTITION_OFFSET_BYTES_MIN = 2 + 2 + 8;
     static final int PARTITION_ASSIGNMENT_BYTES_MIN = 2 + 2 + 8 + 4;
     static final int PARTITION_RESULT_BYTES_MIN = 2 + 2 + 2;
+    static final int GROUP_ID_BYTES_MIN = 2;
+    /** group_id, error_code, generation, state, members (count), partitions (count). */
+    static final int GROUP_DESCRIPTION_BYTES_MIN = 2 + 2 + 4 + 2 + 4 + 4;
+    /** The smallest subscription: kind, then an empty static topics array (a wildcard takes 6 after the kind). */
+    static final int SUBSCRIPTION_BYTES_MIN = 1 + 4;
+    /** consumer_id, subscription, ping_interval_ms, last_ping_age_ms. */
+    static final int MEMBER_DESCRIPTION_BYTES_MIN = 2 + SUBSCRIPTION_BYTES_MIN + 4 + 8;
+    /** topic, partition, owner (null: its length alone), stream, committed_offset. */
+    static final int PARTITION_DESCRIPTION_BYTES_MIN = 2 + 2 + 2 + 4 + 8;
 
     private static final Map<ApiKey, BodyLayout<?>> REQUESTS = new EnumMap<>(ApiKey.class);
     private static final Map<ApiKey, BodyLayout<?>> RESPONSES = new EnumMap<>(ApiKey.class);
@@ -75,6 +89,10 @@ public final class Bodies {
                 BodyLayout.of(LeaveRequest.class, Bodies::writeLeaveRequest, Bodies::readLeaveRequest));
         response(ApiKey.LEAVE,
                 BodyLayout.of(LeaveResponse.class, Bodies::writeLeaveResponse, Bodies::readLeaveResponse));
+        request(ApiKey.DESCRIBE_GROUPS, BodyLayout.of(DescribeGroupsRequest.class,
+                Bodies::writeDescribeGroupsRequest, Bodies::readDescribeGroupsRequest));
+        response(ApiKey.DESCRIBE_GROUPS, BodyLayout.of(DescribeGroupsResponse.class,
+                Bodies::writeDescribeGroupsResponse, Bodies::readDescribeGroupsResponse));
         for (ApiKey api : ApiKey.values()) {
             if (!REQUESTS.containsKey(api) || !RESPONSES.containsKey(api)) {
                 throw new IllegalStateException("No body layout for both directions of " + api);
@@ -342,6 +360,82 @@ public final class Bodies {
 
     private static LeaveResponse readLeaveResponse(Reader in) throws Malformed {
         return new LeaveResponse(in.errorCode("error_code"));
+    }
+
+    // --- 7 DescribeGroups ------------------------------------------------------------------------------------
+
+    private static void writeDescribeGroupsRequest(Writer out, DescribeGroupsRequest m) {
+        out.array("group_ids", m.groupIds(), (w, id) -> w.string("group_id", id));
+    }
+
+    private static DescribeGroupsRequest readDescribeGroupsRequest(Reader in) throws Malformed {
+        return new DescribeGroupsRequest(in.array("group_ids", GROUP_ID_BYTES_MIN, r -> r.string("group_id")));
+    }
+
+    private static void writeDescribeGroupsResponse(Writer out, DescribeGroupsResponse m) {
+        out.errorCode(m.errorCode());
+        out.int32(m.coordinatorId());
+        out.int32(m.coordinatorEpoch());
+        out.array("groups", m.groups(), Bodies::writeGroupDescription);
+    }
+
+    private static DescribeGroupsResponse readDescribeGroupsResponse(Reader in) throws Malformed {
+        return new DescribeGroupsResponse(
+                in.errorCode("error_code"),
+                in.int32("coordinator_id"),
+                in.int32("coordinator_epoch"),
+                in.array("groups", GROUP_DESCRIPTION_BYTES_MIN, Bodies::readGroupDescription));
+    }
+
+    private static void writeGroupDescription(Writer out, GroupDescription g) {
+        out.string("group_id", g.groupId());
+        out.errorCode(g.errorCode());
+        out.int32(g.generation());
+        out.string("state", g.state());
+        out.array("members", g.members(), Bodies::writeMemberDescription);
+        out.array("partitions", g.partitions(), Bodies::writePartitionDescription);
+    }
+
+    private static GroupDescription readGroupDescription(Reader in) throws Malformed {
+        return new GroupDescription(
+                in.string("group_id"),
+                in.errorCode("error_code"),
+                in.int32("generation"),
+                in.string("state"),
+                in.array("members", MEMBER_DESCRIPTION_BYTES_MIN, Bodies::readMemberDescription),
+                in.array("partitions", PARTITION_DESCRIPTION_BYTES_MIN, Bodies::readPartitionDescription));
+    }
+
+    private static void writeMemberDescription(Writer out, MemberDescription m) {
+        out.string("consumer_id", m.consumerId());
+        out.struct("subscription", m.subscription(), Bodies::writeSubscription);
+        out.int32(m.pingIntervalMs());
+        out.int64(m.lastPingAgeMs());
+    }
+
+    private static MemberDescription readMemberDescription(Reader in) throws Malformed {
+        return new MemberDescription(
+                in.string("consumer_id"),
+                in.struct("subscription", Bodies::readSubscription),
+                in.int32("ping_interval_ms"),
+                in.int64("last_ping_age_ms"));
+    }
+
+    private static void writePartitionDescription(Writer out, PartitionDescription p) {
+        out.string("topic", p.topic());
+        out.string("partition", p.partition());
+        out.nullableString("owner", p.owner());
+        out.int32(p.stream());
+        out.int64(p.committedOffset());
+    }
+
+    private static PartitionDescription readPartitionDescription(Reader in) throws Malformed {
+        return new PartitionDescription(
+                in.string("topic"),
+                in.string("partition"),
+                in.nullableString("owner"),
+                in.int32("stream"),
+                in.int64("committed_offset"));
     }
 
     // --- Shared structs --------------------------------------------------------------------------------------

@@ -76,6 +76,21 @@ public final class Reader {
         return utf8(field, length);
     }
 
+    /** A nullable string: length −1 is null, any other negative length is an error. */
+    public String nullableString(String field) throws Malformed {
+        short length = int16(field);
+        if (length == -1) {
+            return null;
+        }
+        if (length < 0) {
+            throw fail(field, "negative string length " + length);
+        }
+        if (length > in.remaining()) {
+            throw fail(field, "string length " + length + " exceeds remaining " + in.remaining() + " bytes");
+        }
+        return utf8(field, length);
+    }
+
     public ErrorCode errorCode(String field) throws Malformed {
         short code = int16(field);
         return known(field, ErrorCode.forCode(code), "error code " + code);

@@ -95,6 +95,15 @@ public final class Writer {
         }
     }
 
+    /** A nullable string: null is length −1. */
+    public void nullableString(String field, String value) {
+        if (value == null) {
+            int16((short) -1);
+        } else {
+            string(field, value);
+        }
+    }
+
     private long checkedLength(String field, String value) {
         long length = Utf8.length(value);
         if (length < 0) {
