@@ -53,6 +53,14 @@ class ModuleGraphTest {
     }
 
     @Test
+    void metricsOutsideTheBrokerAreRejected() {
+        assertRejected(module("shepherd.coordination", "shepherd.protocol", "io.micrometer.prometheus.bundle"),
+                "io.micrometer.prometheus.bundle");
+        assertRejected(module("shepherd.consumer", "shepherd.protocol", "shepherd.transport",
+                "io.micrometer.prometheus.bundle"), "io.micrometer.prometheus.bundle");
+    }
+
+    @Test
     void loggingOrPlatformIoInTheProtocolIsRejected() {
         assertRejected(module("shepherd.protocol", "org.slf4j"), "org.slf4j");
         assertRejected(module("shepherd.protocol", "java.logging"), "java.logging");
