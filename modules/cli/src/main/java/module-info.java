@@ -14,4 +14,5 @@ module shepherd.cli {
     requires org.slf4j;
 
     opens shepherd.cli to info.picocli;
+    opens shepherd.cli.demo to info.picocli;
 }
