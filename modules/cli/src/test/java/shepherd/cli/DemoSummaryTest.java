@@ -50,6 +50,7 @@ class DemoSummaryTest {
         String text = String.join("\n", s.lines());
         assertTrue(text.contains("group g: 5 of 5 records delivered (6 deliveries, 1 duplicates)"), text);
         assertTrue(text.contains("by consumer: c1 3, c2 3"), text);
+        assertTrue(text.contains("duplicates by the event before them: initial join 1"), text);
         assertTrue(text.contains("rebalances: 4 (g 3, h 1); duration min 100 ms, median 300 ms, max 1,300 ms"), text);
         assertTrue(text.contains("lease wait 1,100 ms, active after 1,180 ms"), text);
         assertTrue(text.contains("result: every invariant holds (exit code 0)"), text);

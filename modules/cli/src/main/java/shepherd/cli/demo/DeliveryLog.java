@@ -16,6 +16,13 @@ import java.util.TreeSet;
  */
 public final class DeliveryLog {
     private final Map<String, GroupLog> groups = new LinkedHashMap<>();
+    /** The latest scripted event: duplicates are counted against it. */
+    private volatile String cause = "initial join";
+
+    /** From now on, duplicates are put down to {@code what} (the event just caused). */
+    public void cause(String what) {
+        cause = what;
+    }
 
     /** Records one delivery. {@code partition} is {@code topic/partitionId}. */
     public void record(String group, String consumer, String partition, long offset, int generation,
@@ -24,7 +31,7 @@ public final class DeliveryLog {
         synchronized (groups) {
             g = groups.computeIfAbsent(group, k -> new GroupLog());
         }
-        g.record(consumer, partition, offset, generation, intact);
+        g.record(consumer, partition, offset, generation, intact, cause);
     }
 
     /** Creates the group's log if absent, so a group that delivered nothing still shows in the summary. */
@@ -55,11 +62,13 @@ public final class DeliveryLog {
      * @param seen        per partition, the offsets delivered at least once
      * @param deliveries  every delivery, repeats included
      * @param duplicates  deliveries of an offset already delivered
+     * @param duplicatesByCause duplicates by the scripted event that preceded them, in the order of the events
      * @param perConsumer deliveries by consumer
      * @param sharedGenerations "partition g<generation>" → the consumers that delivered it, where more than one did
      * @param corrupt     deliveries whose value was not {@code "<partition>:<offset>"}
      */
-    public record GroupStats(Map<String, BitSet> seen, long deliveries, long duplicates, Map<String, Long> perConsumer,
+    public record GroupStats(Map<String, BitSet> seen, long deliveries, long duplicates,
+                             Map<String, Long> duplicatesByCause, Map<String, Long> perConsumer,
                              Map<String, Set<String>> sharedGenerations, long corrupt) {
 
         /** Per partition with a record in {@code [0, produced)} never delivered: how many are missing. */
@@ -79,12 +88,14 @@ public final class DeliveryLog {
     private static final class GroupLog {
         private final Map<String, BitSet> seen = new HashMap<>();
         private final Map<String, Long> perConsumer = new TreeMap<>();
+        private final Map<String, Long> duplicatesByCause = new LinkedHashMap<>();
         private final Map<String, Set<String>> owners = new HashMap<>();
         private long deliveries;
         private long duplicates;
         private long corrupt;
 
-        synchronized void record(String consumer, String partition, long offset, int generation, boolean intact) {
+        synchronized void record(String consumer, String partition, long offset, int generation, boolean intact,
+                                 String cause) {
             deliveries++;
             perConsumer.merge(consumer, 1L, Long::sum);
             if (!intact) {
@@ -94,6 +105,7 @@ public final class DeliveryLog {
             int index = (int) Math.min(offset, Integer.MAX_VALUE);
             if (s.get(index)) {
                 duplicates++;
+                duplicatesByCause.merge(cause, 1L, Long::sum);
             } else {
                 s.set(index);
             }
@@ -109,7 +121,8 @@ public final class DeliveryLog {
                     shared.put(k, Set.copyOf(v));
                 }
             });
-            return new GroupStats(seenCopy, deliveries, duplicates, new TreeMap<>(perConsumer), shared, corrupt);
+            return new GroupStats(seenCopy, deliveries, duplicates, new LinkedHashMap<>(duplicatesByCause),
+                    new TreeMap<>(perConsumer), shared, corrupt);
         }
     }
 }

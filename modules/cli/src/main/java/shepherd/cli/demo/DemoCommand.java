@@ -70,6 +70,14 @@ public final class DemoCommand implements Callable<Integer> {
         return run(options, System.out);
     }
 
+    /**
+     * Runs the demo without the {@code shepherd} launcher, e.g. {@code java -m shepherd.cli/shepherd.cli.demo.DemoCommand}
+     * in the image.
+     */
+    public static void main(String[] args) {
+        System.exit(new picocli.CommandLine(new DemoCommand()).execute(args));
+    }
+
     /** Runs the demo with a shutdown hook that tears everything down on Ctrl-C. */
     static int run(DemoOptions options, PrintStream out) {
         DemoRun demo = new DemoRun(options, out);

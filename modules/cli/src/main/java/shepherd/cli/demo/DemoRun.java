@@ -35,7 +35,7 @@ final class DemoRun {
     /** What the parts of a running demo share. */
     record Context(long seed, long durationMs, String topic, int brokers, int partitionsPerBroker, Timeline timeline,
                    LocalCluster cluster, EmbeddedZooKeeper zookeeper, Producer producer, DeliveryLog log,
-                   Groups groups, Monitor monitor) {}
+                   Groups groups, Monitor monitor, Script script) {}
 
     private final DemoOptions options;
     private final PrintStream out;
@@ -65,7 +65,8 @@ final class DemoRun {
         try {
             Context ctx = setUp();
             long scriptStartMs = timeline.nowMs();
-            new Script(ctx, new Random(options.seed()), options.duration()).run(scriptStartMs, () -> aborted);
+            phase("running");
+            ctx.script().run(ctx, scriptStartMs, () -> aborted);
             awaitUntil(scriptStartMs + options.duration().toMillis());
             drain();
             summary = Summary.of(new Summary.Input(options.seed(), producer.produced(), log, groups.names(),
@@ -99,7 +100,8 @@ final class DemoRun {
         groups = new Groups(cluster, logs, log, TOPIC);
         monitor = new Monitor(cluster, groups, timeline);
         Context ctx = new Context(options.seed(), options.duration().toMillis(), TOPIC, BROKERS,
-                options.partitionsPerBroker(), timeline, cluster, zookeeper, producer, log, groups, monitor);
+                options.partitionsPerBroker(), timeline, cluster, zookeeper, producer, log, groups, monitor,
+                new Script(new Random(options.seed()), options.duration()));
         view = options.plain() ? new PlainView(ctx, out) : new LiveView(ctx, out);
         view.start();
         monitor.start();

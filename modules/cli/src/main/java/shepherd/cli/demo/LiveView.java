@@ -90,16 +90,16 @@ final class LiveView implements View {
         List<String> rows = new ArrayList<>();
         Monitor.Snapshot snap = ctx.monitor().latest();
         rows.add(BOLD + "shepherd demo" + RESET + String.format("   seed %d   %s / %s   %s", ctx.seed(),
-                Timeline.stamp(ctx.timeline().nowMs()), Timeline.stamp(ctx.durationMs()), phase)
+                Timeline.stamp(ctx.timeline().nowMs()), Timeline.stamp(ctx.durationMs()), phase + nextEvent())
                 + DIM + "   (Ctrl-C stops and cleans up)");
         rows.add(String.format("producer: %,d records on %d partitions of topic '%s'", ctx.producer().total(),
                 ctx.producer().partitionCount(), ctx.topic()));
         rows.add("");
-        rows.add(BOLD + "brokers" + RESET + "  " + brokers(snap.brokers()));
+        rows.add(BOLD + "brokers" + RESET + "  " + brokers(snap.brokers(), ctx.brokers()));
         BrokerStatus coordinator = coordinator(snap.brokers());
         rows.add(coordinator == null ? YELLOW + "coordinator: none (election under way)"
-                : String.format("coordinator: broker %d, epoch %d, %s", coordinator.brokerId(), coordinator.epoch(),
-                        coordinator.role()));
+                : String.format("coordinator: broker %d, epoch %d, %s%s", coordinator.brokerId(),
+                        coordinator.epoch(), coordinator.role(), stale(snap.brokers(), coordinator)));
         for (String g : ctx.groups().names()) {
             rows.add("");
             rows.addAll(group(g, snap, coordinator));
@@ -117,9 +117,15 @@ final class LiveView implements View {
         return rows;
     }
 
-    private static String brokers(Map<Integer, BrokerStatus> brokers) {
+    private String nextEvent() {
+        Script.Step next = ctx.script() == null ? null : ctx.script().next();
+        return next == null ? "" : String.format(" (next: %s in %.1fs)", next.action().title(),
+                Math.max(0, next.atMs() - ctx.timeline().nowMs()) / 1000.0);
+    }
+
+    private static String brokers(Map<Integer, BrokerStatus> brokers, int count) {
         StringBuilder b = new StringBuilder();
-        for (int id = 1; id <= 3; id++) {
+        for (int id = 1; id <= count; id++) {
             BrokerStatus s = brokers.get(id);
             b.append("  ").append(id).append(' ');
             if (s == null) {
@@ -134,9 +140,23 @@ final class LiveView implements View {
         return b.toString();
     }
 
+    /** The broker coordinating under the highest epoch: the one consumers will follow. */
     private static BrokerStatus coordinator(Map<Integer, BrokerStatus> brokers) {
-        List<BrokerStatus> c = brokers.values().stream().filter(BrokerStatus::coordinating).toList();
-        return c.size() == 1 ? c.get(0) : null;
+        return brokers.values().stream().filter(BrokerStatus::coordinating)
+                .max(java.util.Comparator.comparingInt(BrokerStatus::epoch)).orElse(null);
+    }
+
+    /**
+     * Brokers that still claim a lower epoch: a coordinator whose session the server expired believes it is
+     * ACTIVE until it reconnects and hears so, but it stopped commanding when it lost ZooKeeper, and its writes are
+     * fenced by the epoch.
+     */
+    private static String stale(Map<Integer, BrokerStatus> brokers, BrokerStatus coordinator) {
+        List<String> stale = brokers.values().stream()
+                .filter(s -> s.coordinating() && s.brokerId() != coordinator.brokerId())
+                .map(s -> "broker " + s.brokerId() + " epoch " + s.epoch()).toList();
+        return stale.isEmpty() ? "" : RED + "   still claiming a stale epoch: " + String.join(", ", stale)
+                + " (fenced)";
     }
 
     private List<String> group(String g, Monitor.Snapshot snap, BrokerStatus coordinator) {

@@ -40,6 +40,8 @@ final class Monitor implements Runnable {
     private Thread thread;
     /** A coordinator loss under way, or null. Written by the script, read and cleared by the monitor. */
     private volatile Loss loss;
+    /** The successor being timed: monitor thread only. */
+    private FailoverClock failoverClock;
 
     private record Loss(String cause, int broker, int epoch, long atNanos) {}
 
@@ -174,8 +176,6 @@ final class Monitor implements Runnable {
             timeline.add(Timeline.Kind.CLUSTER, "failover " + f.describe());
         }
     }
-
-    private FailoverClock failoverClock;
 
     private static final class FailoverClock {
         final int broker;

@@ -45,7 +45,7 @@ final class PlainView implements View {
         }
     }
 
-    /** {@code produced 1,234; billing 1,230 delivered (billing-1 FETCHING g3, ...); audit ...}. */
+    /** {@code produced 1,234 on 12 partitions; billing 1,230 deliveries [billing-1 FETCHING g3, ...]; audit ...}. */
     static String progress(DemoRun.Context ctx) {
         StringBuilder b = new StringBuilder(String.format("produced %,d on %d partitions", ctx.producer().total(),
                 ctx.producer().partitionCount()));
@@ -53,7 +53,7 @@ final class PlainView implements View {
         for (String g : ctx.groups().names()) {
             DeliveryLog.GroupStats s = ctx.log().stats(g);
             List<Monitor.MemberView> members = snap.groups().getOrDefault(g, List.of());
-            b.append(String.format("; %s %,d delivered [", g, s.deliveries()));
+            b.append(String.format("; %s %,d deliveries [", g, s.deliveries()));
             b.append(String.join(", ", members.stream().filter(m -> m.fate() == Member.Fate.RUNNING)
                     .map(m -> m.id() + " " + m.status().state() + " g" + m.status().generation()).toList()));
             b.append(']');

@@ -13,6 +13,6 @@ public record Rebalance(String group, String cause, int fromEpoch, int fromGener
     String describe() {
         String from = fromGeneration < 0 ? "-" : (fromEpoch != epoch ? "e" + fromEpoch + "/" : "") + "g" + fromGeneration;
         String to = (fromEpoch != epoch ? "e" + epoch + "/" : "") + "g" + generation;
-        return String.format("%s %s -> %s in %d ms (after: %s)", group, from, to, durationMs, cause);
+        return String.format("%s %s -> %s in %s (after: %s)", group, from, to, Summary.ms(durationMs), cause);
     }
 }

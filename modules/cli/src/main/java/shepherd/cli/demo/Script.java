@@ -17,13 +17,24 @@ import shepherd.zookeeper.ZkPaths;
  */
 final class Script {
     enum Action {
-        JOIN(0.10), LEAVE(0.22), KILL(0.34), ADD_PARTITIONS(0.46), KILL_COORDINATOR(0.58), EXPIRE_SESSION(0.74);
+        JOIN(0.10, "a consumer joins"),
+        LEAVE(0.22, "a consumer leaves"),
+        KILL(0.34, "a consumer is killed"),
+        ADD_PARTITIONS(0.46, "partitions are added"),
+        KILL_COORDINATOR(0.58, "the coordinator is killed"),
+        EXPIRE_SESSION(0.74, "a ZooKeeper session expires");
 
         /** Where in the duration the event falls, before jitter. */
         final double at;
+        private final String title;
 
-        Action(double at) {
+        Action(double at, String title) {
             this.at = at;
+            this.title = title;
+        }
+
+        String title() {
+            return title;
         }
     }
 
@@ -33,12 +44,13 @@ final class Script {
     static final double JITTER = 0.03;
     private static final Duration COORDINATOR_WAIT = Duration.ofSeconds(20);
 
-    private final DemoRun.Context ctx;
     private final Random random;
+    private DemoRun.Context ctx; // set by run
     private final List<Step> steps;
+    /** The next step to run, on the timeline's clock; null when none is left. */
+    private volatile Step next;
 
-    Script(DemoRun.Context ctx, Random random, Duration duration) {
-        this.ctx = ctx;
+    Script(Random random, Duration duration) {
         this.random = random;
         this.steps = plan(random, duration);
     }
@@ -62,9 +74,11 @@ final class Script {
      * Runs every step at its time, counted from {@code startMs} on the timeline (when the consumers started), then
      * returns.
      */
-    void run(long startMs, BooleanSupplier aborted) throws Exception {
+    void run(DemoRun.Context ctx, long startMs, BooleanSupplier aborted) throws Exception {
+        this.ctx = ctx;
         for (Step step : steps) {
             long at = startMs + step.atMs();
+            next = new Step(at, step.action());
             while (ctx.timeline().nowMs() < at) {
                 if (aborted.getAsBoolean()) {
                     return;
@@ -76,6 +90,12 @@ final class Script {
             }
             execute(step.action());
         }
+        next = null;
+    }
+
+    /** The next event and when it falls on the timeline, or null. */
+    Step next() {
+        return next;
     }
 
     private void execute(Action action) throws Exception {
@@ -83,19 +103,19 @@ final class Script {
             // A new member: every group member gets Stop, then Start under the next generation.
             case JOIN -> {
                 String group = pick(ctx.groups().names());
-                ctx.monitor().cause("a consumer joined " + group);
+                cause("a consumer joined " + group);
                 Member m = ctx.groups().join(group);
                 say("consumer " + m.id + " joins group " + group);
             }
             // Graceful: Leave carries the final offsets, so its partitions move at once and nothing repeats.
             case LEAVE -> victim().ifPresentOrElse(m -> {
-                ctx.monitor().cause(m.id + " left");
+                cause(m.id + " left");
                 say("consumer " + m.id + " leaves (shutdown: Leave with its final offsets)");
                 run(m::shutdown);
             }, () -> say("no group has two members: nobody leaves"));
             // No goodbye: the coordinator declares it failed after missed pings and waits out its lease.
             case KILL -> victim().ifPresentOrElse(m -> {
-                ctx.monitor().cause(m.id + " killed");
+                cause(m.id + " killed");
                 say("consumer " + m.id + " is killed (halt: no Leave; the coordinator must miss "
                         + (Groups.MAX_PING_RETRIES + 1) + " pings and wait out its lease)");
                 run(m::kill);
@@ -115,7 +135,7 @@ final class Script {
             added.add(new PartitionId(broker, n).toString());
         }
         ctx.producer().addPartitions(added);
-        ctx.monitor().cause("partitions added");
+        cause("partitions added");
         ctx.cluster().setPartitions(ctx.topic(), broker, count);
         say("topic " + ctx.topic() + ": broker " + broker + " now holds " + count + " partitions (new: "
                 + String.join(", ", added) + "); both groups rebalance to take them");
@@ -126,7 +146,7 @@ final class Script {
         int id = ctx.cluster().awaitCoordinator(COORDINATOR_WAIT);
         BrokerStatus s = ctx.cluster().broker(id).status();
         ctx.monitor().coordinatorLost("coordinator broker " + id + " killed", id, s.epoch());
-        ctx.monitor().cause("coordinator killed");
+        cause("coordinator killed");
         say("coordinator broker " + id + " (epoch " + s.epoch() + ") is killed (halt: no handover); watch the"
                 + " epoch bump and the lease wait of the next one");
         ctx.cluster().haltBroker(id);
@@ -146,7 +166,7 @@ final class Script {
             return;
         }
         ctx.monitor().coordinatorLost("ZooKeeper session of coordinator broker " + id + " expired", id, s.epoch());
-        ctx.monitor().cause("session expired");
+        cause("session expired");
         say("ZooKeeper expires session 0x" + Long.toHexString(session) + " of coordinator broker " + id
                 + " (epoch " + s.epoch() + ") server-side; it must stand down");
         ctx.zookeeper().expireSession(session);
@@ -171,6 +191,12 @@ final class Script {
 
     private <T> T pick(List<T> from) {
         return from.get(random.nextInt(from.size()));
+    }
+
+    /** Rebalances and duplicates from now on are put down to {@code what}. */
+    private void cause(String what) {
+        ctx.monitor().cause(what);
+        ctx.log().cause(what);
     }
 
     private void say(String text) {

@@ -56,6 +56,11 @@ public final class Summary {
                     + " consumer: %s", g, total - missingTotal, total, s.deliveries(), s.duplicates(),
                     s.perConsumer().entrySet().stream().map(e -> String.format("%s %,d", e.getKey(), e.getValue()))
                             .collect(Collectors.joining(", "))));
+            if (s.duplicates() > 0) {
+                lines.add("  duplicates by the event before them: " + s.duplicatesByCause().entrySet().stream()
+                        .map(e -> String.format("%s %,d", e.getKey(), e.getValue()))
+                        .collect(Collectors.joining(", ")));
+            }
             if (missingTotal > 0) {
                 lost.add(g + " misses " + missingTotal + " " + abbreviate(missing));
             }
@@ -92,8 +97,13 @@ public final class Summary {
         String perGroup = rebalances.stream().collect(Collectors.groupingBy(Rebalance::group,
                         java.util.TreeMap::new, Collectors.counting())).entrySet().stream()
                 .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
-        return String.format("rebalances: %d (%s); duration min %,d ms, median %,d ms, max %,d ms", d.length,
-                perGroup, d[0], median(d), d[d.length - 1]);
+        return String.format("rebalances: %d (%s); duration min %s, median %s, max %s", d.length, perGroup,
+                ms(d[0]), ms(median(d)), ms(d[d.length - 1]));
+    }
+
+    /** A measured duration: below one sampling interval it was too short to see, so it is shown as such. */
+    static String ms(long ms) {
+        return ms < Monitor.POLL_MS ? "<" + Monitor.POLL_MS + " ms" : String.format("%,d ms", ms);
     }
 
     /** The median of sorted values: the middle one, or the mean of the two middle ones. */
