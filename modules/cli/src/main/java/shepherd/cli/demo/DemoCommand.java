@@ -58,8 +58,6 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        // Before anything creates a logger: logback.xml and slf4j-simple read these once, at their first logger.
-        QuietLogs.apply(verbose);
         DemoOptions options;
         try {
             options = new DemoOptions(duration, consumers, partitions,
@@ -67,6 +65,8 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        // Before anything creates a logger: logback.xml and slf4j-simple read these once, at their first logger.
+        QuietLogs.apply(verbose);
         return run(options, System.out);
     }
 

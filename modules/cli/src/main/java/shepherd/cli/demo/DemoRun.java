@@ -29,6 +29,8 @@ final class DemoRun {
     static final int BROKERS = 3;
     /** How long the drain may take before the missing records are reported as lost. */
     static final Duration DRAIN_MAX = Duration.ofSeconds(30);
+    /** How long the end check waits for a single coordinator (a deposed one standing down). */
+    static final Duration SETTLE_MAX = Duration.ofSeconds(10);
     /** The embedded server's tick: lets brokers keep the 3 s session {@link LocalCluster} asks for. */
     private static final int ZOOKEEPER_TICK_MS = 200;
 
@@ -69,8 +71,9 @@ final class DemoRun {
             ctx.script().run(ctx, scriptStartMs, () -> aborted);
             awaitUntil(scriptStartMs + options.duration().toMillis());
             drain();
+            List<String> coordinators = awaitOneCoordinator();
             summary = Summary.of(new Summary.Input(options.seed(), producer.produced(), log, groups.names(),
-                    monitor.rebalances(), monitor.failovers(), coordinators()));
+                    monitor.rebalances(), monitor.failovers(), coordinators));
         } catch (Exception e) {
             close();
             if (aborted) {
@@ -158,6 +161,21 @@ final class DemoRun {
         if (view instanceof LiveView live) {
             live.phase(phase);
         }
+    }
+
+    /**
+     * The coordinators once the cluster has settled: a deposed coordinator whose session the server expired claims
+     * its old epoch until its client reconnects and hears of the expiry, so a short run may end inside that window.
+     * Waits up to {@link #SETTLE_MAX} for a single one, then returns whatever there is.
+     */
+    private List<String> awaitOneCoordinator() throws InterruptedException {
+        long deadline = System.nanoTime() + SETTLE_MAX.toNanos();
+        List<String> coordinators = coordinators();
+        while (coordinators.size() != 1 && System.nanoTime() < deadline && !aborted) {
+            Thread.sleep(Monitor.POLL_MS); // polling a condition with a deadline
+            coordinators = coordinators();
+        }
+        return coordinators;
     }
 
     /** The running brokers that say they coordinate, described for the summary. */
