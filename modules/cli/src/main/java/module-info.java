@@ -16,6 +16,7 @@ module shepherd.cli {
 
     opens shepherd.cli to info.picocli;
     opens shepherd.cli.commands to info.picocli;
+    opens shepherd.cli.demo to info.picocli;
 
     uses shepherd.consumer.PartitionSource;
 }

@@ -2,6 +2,7 @@ package shepherd.zookeeper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -9,6 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Properties;
+import java.util.Set;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import java.util.stream.Stream;
 import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
@@ -91,6 +96,37 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     /** The directory holding the server's snapshots and transaction log. */
     public Path baseDir() {
         return baseDir;
+    }
+
+    /**
+     * Ends a client session on the server, as the server's own expiry does: the session's ephemeral nodes are
+     * deleted, its connection is closed, and when the client reconnects the server tells it the session has expired
+     * ({@code Expired}). For failure drills (the demo, tests): a real server-side expiry without waiting out the
+     * session timeout. It goes through the server's JMX connection bean ({@code terminateSession}), the management
+     * interface ZooKeeper offers for this, so it needs the session to be connected at the moment.
+     *
+     * @param sessionId the session to end, e.g. the {@code ephemeralOwner} of one of its nodes
+     * @throws IllegalStateException if no connection of this server carries that session
+     */
+    public void expireSession(long sessionId) {
+        String id = "0x" + Long.toHexString(sessionId);
+        MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
+        try {
+            ObjectName pattern = new ObjectName("org.apache.ZooKeeperService:name0=StandaloneServer_port"
+                    + connectString.substring(connectString.lastIndexOf(':') + 1) + ",name1=Connections,*");
+            Set<ObjectName> connections = mbeans.queryNames(pattern, null);
+            for (ObjectName connection : connections) {
+                if (id.equals(mbeans.getAttribute(connection, "SessionId"))) {
+                    mbeans.invoke(connection, "terminateSession", new Object[0], new String[0]);
+                    LOG.info("Embedded ZooKeeper {} ended session {} server-side", connectString, id);
+                    return;
+                }
+            }
+            throw new IllegalStateException("no connection of the embedded ZooKeeper " + connectString
+                    + " carries session " + id + " (connections: " + connections.size() + ")");
+        } catch (JMException e) {
+            throw new IllegalStateException("cannot end session " + id + " through JMX: " + e, e);
+        }
     }
 
     @Override
