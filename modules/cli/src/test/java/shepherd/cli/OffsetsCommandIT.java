@@ -69,6 +69,40 @@ class OffsetsCommandIT {
         }
     }
 
+    /**
+     * A running coordinator keeps the offsets of the groups it has loaded in memory (it only ever moves them
+     * forward), so a reset reaches consumers once the next coordinator loads the group from ZooKeeper: the
+     * procedure in docs/cli.md stops the coordinator broker gracefully after the reset.
+     */
+    @Test
+    void aResetTakesEffectOnceTheNextCoordinatorLoadsTheGroup() throws Exception {
+        try (GroupRun run = new GroupRun(root, 1);
+             ZkAdmin zk = ZkAdmin.open(run.cluster.zookeeperConnectString())) {
+            run.produce(10);
+            ShepherdConsumer first = run.start("c1");
+            first.awaitRegistered(Duration.ofSeconds(30));
+            run.awaitAllDelivered();
+            first.shutdown();
+            GroupRun.await(30_000, () -> "c1 deregistered: " + zk.members(GROUP), () -> zk.members(GROUP).isEmpty());
+            assertEquals(Map.of("1-0", 10L, "2-0", 10L, "3-0", 10L), run.cluster.committedOffsets(GROUP).get(TOPIC));
+
+            CommandRun reset = offsets("reset", "--zookeeper", run.cluster.zookeeperConnectString(), "--group", GROUP,
+                    "--topic", TOPIC, "--to-offset", "4").assertOk();
+            int coordinator = run.cluster.awaitCoordinator(Duration.ofSeconds(20));
+            assertTrue(reset.err().contains("note: coordinator broker " + coordinator + " keeps the offsets"),
+                    reset::toString);
+            assertTrue(run.cluster.stopBroker(coordinator), "a clean handover");
+            run.cluster.awaitCoordinator(Duration.ofSeconds(20));
+
+            int before = run.deliveries().size();
+            run.start("c2"); // bootstraps from the brokers still running
+            GroupRun.await(30_000, () -> "records 4..9 of each partition delivered again, got "
+                    + (run.deliveries().size() - before), () -> run.deliveries().size() - before == 18);
+            assertTrue(run.deliveries().subList(before, run.deliveries().size()).stream()
+                    .allMatch(d -> d.offset() >= 4), "replay starts at the reset offset");
+        }
+    }
+
     @Test
     void refusals() {
         try (GroupRun run = new GroupRun(root, 1)) {
