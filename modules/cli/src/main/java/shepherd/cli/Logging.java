@@ -24,6 +24,13 @@ import org.slf4j.LoggerFactory;
 public final class Logging {
     /** The system property {@code logback.xml} reads the root level from. */
     public static final String LEVEL_PROPERTY = "shepherd.log.level";
+    /**
+     * The system property {@code logback.xml} reads the level of the ZooKeeper client's loggers from: {@code ERROR}
+     * when the root is quieter than INFO, since the client logs every refused connection attempt at WARN with a stack
+     * trace (the commands report an unreachable ZooKeeper in one line), {@code WARN} otherwise.
+     */
+    public static final String ZOOKEEPER_LEVEL_PROPERTY = "shepherd.log.level.zookeeper";
+    private static final String ZOOKEEPER_LOGGER = "org.apache.zookeeper";
     /** What {@code --verbose} selects. */
     public static final String VERBOSE_LEVEL = "INFO";
     private static final String LOGBACK_LOGGER = "ch.qos.logback.classic.Logger";
@@ -47,22 +54,27 @@ public final class Logging {
             operatorLevelRead = true;
         }
         String level = verbose ? VERBOSE_LEVEL : operatorLevel != null ? operatorLevel : defaultLevel;
+        boolean quiet = level.equalsIgnoreCase("WARN") || level.equalsIgnoreCase("ERROR")
+                || level.equalsIgnoreCase("OFF");
+        String zookeeperLevel = quiet ? "ERROR" : "WARN";
         System.setProperty(LEVEL_PROPERTY, level);
-        applyToRunningLogback(level);
+        System.setProperty(ZOOKEEPER_LEVEL_PROPERTY, zookeeperLevel);
+        applyToRunningLogback(Logger.ROOT_LOGGER_NAME, level);
+        applyToRunningLogback(ZOOKEEPER_LOGGER, zookeeperLevel);
         return level;
     }
 
-    /** Sets the level of Logback's root logger if Logback is the binding; does nothing otherwise. */
-    private static void applyToRunningLogback(String level) {
-        Logger root = LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-        if (!root.getClass().getName().equals(LOGBACK_LOGGER)) {
+    /** Sets the level of a Logback logger if Logback is the binding; does nothing otherwise. */
+    private static void applyToRunningLogback(String name, String level) {
+        Logger logger = LoggerFactory.getLogger(name);
+        if (!logger.getClass().getName().equals(LOGBACK_LOGGER)) {
             return;
         }
         try {
-            Class<?> levelClass = Class.forName(LOGBACK_LEVEL, true, root.getClass().getClassLoader());
+            Class<?> levelClass = Class.forName(LOGBACK_LEVEL, true, logger.getClass().getClassLoader());
             Object logbackLevel = levelClass.getMethod("toLevel", String.class).invoke(null, level);
-            Method setLevel = root.getClass().getMethod("setLevel", levelClass);
-            setLevel.invoke(root, logbackLevel);
+            Method setLevel = logger.getClass().getMethod("setLevel", levelClass);
+            setLevel.invoke(logger, logbackLevel);
         } catch (ReflectiveOperationException | RuntimeException e) {
             // A Logback without this API: the level from logback.xml stays, which is only noisier or quieter.
         }
