@@ -19,15 +19,14 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.Op;
-import org.apache.zookeeper.ZooDefs.Ids;
 import org.apache.zookeeper.common.PathUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import shepherd.broker.Broker;
 import shepherd.broker.BrokerConfig;
 import shepherd.broker.BrokerStatus;
+import shepherd.cli.admin.ZkAdmin;
+import shepherd.cli.admin.ZkAdmin.TopicWrite;
 import shepherd.coordination.assign.InvalidIdException;
 import shepherd.coordination.assign.PartitionId;
 import shepherd.coordination.assign.StreamId;
@@ -79,7 +78,7 @@ public final class LocalCluster implements AutoCloseable {
     private final ConcurrentSkipListMap<Integer, Broker> live = new ConcurrentSkipListMap<>();
     private volatile State state = State.NEW;
     private volatile String zookeeperHosts;
-    private volatile AdminZooKeeper admin;
+    private volatile ZkAdmin admin;
     private EmbeddedZooKeeper embedded; // guarded by this
 
     private LocalCluster(Settings settings) {
@@ -103,8 +102,8 @@ public final class LocalCluster implements AutoCloseable {
         state = state.transitionTo(State.STARTED);
         try {
             zookeeperHosts = settings.externalZooKeeper().orElseGet(this::startEmbeddedZooKeeper);
-            AdminZooKeeper.createChroot(zookeeperHosts, settings.chroot());
-            admin = AdminZooKeeper.open(zookeeperConnectString());
+            ZkAdmin.createChroot(zookeeperHosts, settings.chroot());
+            admin = ZkAdmin.open(zookeeperConnectString());
             for (int id = 1; id <= settings.brokers(); id++) {
                 live.put(id, startBroker(id));
             }
@@ -354,20 +353,13 @@ public final class LocalCluster implements AutoCloseable {
      */
     public List<String> createTopic(String topic, int partitionsPerBroker) {
         requirePartitionCount(partitionsPerBroker);
-        String topicPath = ZkPaths.topic(topic);
+        ZkPaths.topic(topic); // refuses a name that is no path segment, before anything else
         requireStarted("create topic " + topic);
-        admin.createPath(ZkPaths.TOPICS);
-        byte[] value = ZnodeCodec.encodePartitions(partitionsPerBroker);
-        admin.multi("creating topic " + topic, () -> {
-            List<Op> ops = new ArrayList<>();
-            if (!admin.exists(topicPath)) {
-                ops.add(Op.create(topicPath, new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT));
-            }
-            for (int id = 1; id <= settings.brokers(); id++) {
-                ops.add(upsert(ZkPaths.topicBroker(topic, id), value));
-            }
-            return ops;
-        });
+        Map<Integer, Integer> counts = new LinkedHashMap<>();
+        for (int id = 1; id <= settings.brokers(); id++) {
+            counts.put(id, partitionsPerBroker);
+        }
+        admin.writeTopic(topic, counts, TopicWrite.SET);
         List<String> partitions = new ArrayList<>();
         for (int id = 1; id <= settings.brokers(); id++) {
             for (int n = 0; n < partitionsPerBroker; n++) {
@@ -387,16 +379,9 @@ public final class LocalCluster implements AutoCloseable {
     public void setPartitions(String topic, int brokerId, int partitions) {
         requireKnownBroker(brokerId);
         requirePartitionCount(partitions);
-        String path = ZkPaths.topicBroker(topic, brokerId);
+        ZkPaths.topicBroker(topic, brokerId); // refuses a name that is no path segment
         requireStarted("set partitions of " + topic);
-        admin.createPath(ZkPaths.topic(topic));
-        byte[] value = ZnodeCodec.encodePartitions(partitions);
-        admin.multi("writing " + path, () -> List.of(upsert(path, value)));
-    }
-
-    private Op upsert(String path, byte[] value) {
-        return admin.exists(path) ? Op.setData(path, value, -1)
-                : Op.create(path, value, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        admin.writeTopic(topic, Map.of(brokerId, partitions), TopicWrite.SET);
     }
 
     // ------------------------------------------------------------------ groups
