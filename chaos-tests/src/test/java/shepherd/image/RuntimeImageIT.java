@@ -8,8 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
+import shepherd.zookeeper.EmbeddedZooKeeper;
 
 /** Boots the jlink runtime image as a separate process, the way a user meets it. */
 class RuntimeImageIT {
@@ -37,15 +41,74 @@ class RuntimeImageIT {
         }
     }
 
+    @Test
+    void theDemoRunsFromTheImageAndPassesItsChecks() throws Exception {
+        Result result = run(180, IMAGE.resolve("bin/shepherd").toString(), "demo", "--duration", "20s", "--plain",
+                "--seed", "7");
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.output().contains("== summary (seed 7"), result.output());
+        assertTrue(result.output().contains("result: every invariant holds"), result.output());
+    }
+
+    @Test
+    void aBrokerFromTheImageJoinsZooKeeperAndStopsCleanlyOnSigterm() throws Exception {
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.startTemporary()) {
+            Process broker = new ProcessBuilder(IMAGE.resolve("bin/shepherd").toString(), "broker", "--broker-id", "4",
+                    "--listen-host", "127.0.0.1", "--port", "0", "--zookeeper", zk.connectString())
+                    .redirectErrorStream(true).start();
+            broker.getOutputStream().close();
+            StringBuilder output = new StringBuilder();
+            Thread reader = new Thread(() -> {
+                try {
+                    output.append(new String(broker.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    output.append(e);
+                }
+            });
+            reader.start();
+            try (ZooKeeper client = connect(zk.connectString())) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (client.exists("/brokers/ids/4", false) == null) {
+                    assertTrue(System.nanoTime() < deadline, "broker 4 never registered:\n" + output);
+                    assertTrue(broker.isAlive(), "the broker exited:\n" + output);
+                    Thread.sleep(50); // polling interval of a condition with a deadline
+                }
+                broker.toHandle().destroy(); // SIGTERM; Process.destroy() would also close our end of its output
+                assertTrue(broker.waitFor(60, TimeUnit.SECONDS), "no exit after SIGTERM");
+                reader.join(10_000);
+                assertEquals(0, broker.exitValue(), output.toString());
+                assertTrue(output.toString().contains("broker 4 listening on 127.0.0.1:"), output.toString());
+                assertEquals(null, client.exists("/brokers/ids/4", false), "its registration is gone");
+            } finally {
+                broker.destroyForcibly();
+            }
+        }
+    }
+
+    private static ZooKeeper connect(String connectString) throws Exception {
+        CountDownLatch up = new CountDownLatch(1);
+        ZooKeeper z = new ZooKeeper(connectString, 10_000, e -> {
+            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                up.countDown();
+            }
+        });
+        assertTrue(up.await(10, TimeUnit.SECONDS), "no ZooKeeper at " + connectString);
+        return z;
+    }
+
     record Result(int exitCode, String output) {
     }
 
     static Result run(String... command) throws IOException, InterruptedException {
+        return run(60, command);
+    }
+
+    static Result run(int timeoutSeconds, String... command) throws IOException, InterruptedException {
         assertTrue(Files.isDirectory(IMAGE), "no runtime image at " + IMAGE + " (build the reactor first)");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         process.getOutputStream().close();
         byte[] output = process.getInputStream().readAllBytes();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "timed out: " + String.join(" ", command));
+        assertTrue(process.waitFor(timeoutSeconds, TimeUnit.SECONDS), "timed out: " + String.join(" ", command));
         return new Result(process.exitValue(), new String(output, StandardCharsets.UTF_8));
     }
 }

@@ -24,6 +24,22 @@ class MainTest {
     }
 
     @Test
+    void usageListsEveryCommand() {
+        String out = captureStdout(() -> assertEquals(0, Main.execute("--help")));
+        for (String command : java.util.List.of("demo", "broker", "topics", "groups", "offsets", "produce")) {
+            assertTrue(out.contains("  " + command + " "), command + " missing from:\n" + out);
+        }
+    }
+
+    @Test
+    void everyCommandHasHelp() {
+        for (String command : java.util.List.of("demo", "broker", "topics", "groups", "offsets", "produce")) {
+            String out = captureStdout(() -> assertEquals(0, Main.execute(command, "--help")));
+            assertTrue(out.contains("Usage: shepherd " + command), out);
+        }
+    }
+
+    @Test
     void unknownOptionIsAUsageError() {
         assertEquals(2, Main.execute("--no-such-option"));
     }
