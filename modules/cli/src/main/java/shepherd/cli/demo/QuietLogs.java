@@ -7,7 +7,7 @@ package shepherd.cli.demo;
  *   <li>the image's Logback reads the root level from {@code shepherd.log.level} ({@code logback.xml});</li>
  *   <li>slf4j-simple (tests, class-path runs) reads {@code org.slf4j.simpleLogger.defaultLogLevel}.</li>
  * </ul>
- * A value the user set already ({@code -Dshepherd.log.level=DEBUG} in {@code JAVA_OPTS}) wins.
+ * A value the user set already ({@code -Dshepherd.log.level=DEBUG} in {@code JDK_JAVA_OPTIONS}) wins.
  */
 final class QuietLogs {
     static final String LOGBACK_LEVEL = "shepherd.log.level";
