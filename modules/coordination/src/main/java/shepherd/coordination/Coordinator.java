@@ -139,6 +139,8 @@ public final class Coordinator {
     private boolean topicsLoaded;
     private boolean groupsListed;
     private final Set<String> groupReadsPending = new TreeSet<>();
+    /** Group reads issued and not answered yet (answer or failure), per group: see {@link #reloadOffsets}. */
+    private final Map<String, Integer> groupReadsOutstanding = new TreeMap<>();
     private final Set<ZkRead> failedReads = new LinkedHashSet<>();
     private final TreeMap<String, GroupState> groups = new TreeMap<>();
     private final WritePipeline writes = new WritePipeline(new WritePipeline.Host() {
@@ -344,6 +346,7 @@ public final class Coordinator {
         topicsLoaded = false;
         groupsListed = false;
         groupReadsPending.clear();
+        groupReadsOutstanding.clear();
         failedReads.clear();
         groups.clear();
         writes.clear();
@@ -376,8 +379,14 @@ public final class Coordinator {
     private void read(ZkRead read) {
         if (read instanceof ZkRead.Group g) {
             groupReadsPending.add(g.group());
+            groupReadsOutstanding.merge(g.group(), 1, Integer::sum);
         }
         emit(new Read(read));
+    }
+
+    /** A group read was answered or failed: one fewer outstanding. */
+    private void groupReadAnswered(String group) {
+        groupReadsOutstanding.computeIfPresent(group, (name, n) -> n > 1 ? n - 1 : null);
     }
 
     private void readIfLeader(ZkRead read) {
@@ -392,6 +401,13 @@ public final class Coordinator {
         }
         failedReads.add(failed.read());
         emit(new SetTimer(new CoordinatorTimer.ZkRetry(), now + config.zkRetryMs()));
+        if (failed.read() instanceof ZkRead.Group read) {
+            groupReadAnswered(read.group());
+            GroupState g = groups.get(read.group());
+            if (g != null) {
+                reloadOffsets(g); // it may have waited for this read to be out of the way
+            }
+        }
     }
 
     private void retryZk() {
@@ -478,13 +494,23 @@ public final class Coordinator {
             return;
         }
         groupReadsPending.remove(name);
+        groupReadAnswered(name);
         GroupState known = groups.get(name);
-        if (known != null && known.resolving) {
-            writes.resolve(known, snapshot);
-            return;
-        }
         if (known != null) {
-            requestRebalance(known); // a re-read after a member change: the necessity check decides
+            boolean reloaded = known.offsetsStale && known.reloadIssued;
+            if (reloaded) {
+                adoptOffsets(known, snapshot);
+            }
+            if (known.resolving) {
+                writes.resolve(known, snapshot);
+            } else {
+                requestRebalance(known); // a re-read after a member change: the necessity check decides
+            }
+            if (reloaded) {
+                drain(known); // the run it held back (requestRebalance leaves a QUEUED group alone)
+            } else {
+                reloadOffsets(known); // it may have waited for this read to be out of the way
+            }
             return;
         }
         GroupState g = new GroupState(name, snapshot.assignor());
@@ -506,6 +532,7 @@ public final class Coordinator {
                 g.fencedUntil.put(consumerId, config.leaseSurelyOverMs(since, registration.leaseMs()));
             }
         });
+        g.offsetsStale = g.members.isEmpty(); // nobody holds the group: an operator may reset it before one joins
         groups.put(name, g);
         if (role == Role.LOADING) {
             g.trigger = g.trigger.transitionTo(TriggerState.QUEUED); // seed 2.3, batched after the wait (D9)
@@ -958,6 +985,11 @@ public final class Coordinator {
         }
         requests.remove(m.pingRequestId);
         g.members.remove(m.consumerId);
+        if (g.members.isEmpty()) {
+            // From now on `shepherd offsets reset` may write the group's offsets: see reloadOffsets.
+            g.offsetsStale = true;
+            g.reloadIssued = false;
+        }
         emit(new CancelTimer(new CoordinatorTimer.PingDue(g.id, m.consumerId)));
         g.queue(new ZkOp.DeleteRegistration(g.id, m.consumerId));
         if (g.run != null) {
@@ -979,7 +1011,12 @@ public final class Coordinator {
                 drain(g);
             }
             case RUNNING -> markDirty(g);
-            case QUEUED, RUNNING_DIRTY -> { }
+            case QUEUED -> {
+                if (g.offsetsStale) {
+                    drain(g); // held back for a re-read that the change (a first member, the last one gone) may decide
+                }
+            }
+            case RUNNING_DIRTY -> { }
         }
     }
 
@@ -1005,10 +1042,72 @@ public final class Coordinator {
         if (role != Role.ACTIVE || g.trigger != TriggerState.QUEUED || !canCommand()) {
             return;
         }
+        if (g.offsetsStale && !g.members.isEmpty()) {
+            reloadOffsets(g); // the run would Start members with offsets an operator may have reset; onGroupRead drains
+            return;
+        }
         g.trigger = g.trigger.transitionTo(TriggerState.RUNNING);
         if (!beginRun(g)) {
             endRun(g, true);
         }
+    }
+
+    /**
+     * Re-reads a group that has been empty before its next run may Start anyone. While a group has no registration
+     * in ZooKeeper, {@code shepherd offsets reset} may write its offsets (DESIGN §4); our mirror never sees that
+     * write, and a Start with the mirror's offsets would silently undo the reset (or, for a lowered offset, skip the
+     * records the operator wants replayed). So the mirror's offsets stop counting when the last member goes
+     * ({@link #removeMember}; a group loaded without members starts so), {@link #drain} holds back any run of a
+     * group that has members again, and the answer of this read replaces the offsets ({@link #adoptOffsets}).
+     *
+     * <p>Which read counts. The reset is legal only before the group's first new registration reaches ZooKeeper,
+     * so the read must be ordered after that registration; and an older read must not be taken for it:
+     * <ol>
+     *   <li>the last member leaves; our DeleteRegistration trips the member watch, and a read R1 goes out;</li>
+     *   <li>R1 reads offset 500; the operator then resets it to 100;</li>
+     *   <li>consumer c registers; its registration is written;</li>
+     *   <li>R1's answer arrives: taking it for the re-read would Start c at 500, undoing the reset.</li>
+     * </ol>
+     * Hence: the read goes out only once the group's writes have drained (its registration committed or failed;
+     * ZooKeeper answers one session's requests in order, so the read sees it) and only when no older read of the
+     * group is outstanding; from then on every answer of a group read comes from a read issued after the
+     * registration, so the first one ends the staleness ({@link GroupState#reloadIssued}). Counting answers in
+     * order would not do: a group read is several requests, and two of them may finish in either order. A read
+     * that fails is retried (later, so still after the registration) and counts the same. An election or a session
+     * expiry forgets the group and reads it anew, which is as good. If the group empties again while the read is
+     * out, the flag is cleared and the answer ignored: the next member needs a read after its own registration.
+     *
+     * <p>Invariants: offsets never move backwards because of our own reports — only an operator's value, read from
+     * ZooKeeper, may lower them (FencedWrites keeps comparing reports with the adopted offsets); nobody is started
+     * before the read, so ExclusiveOwnership and the barrier are untouched (the run that follows is an ordinary
+     * one). Only the offsets are adopted: the generation, owners and assignor are written by coordinators alone,
+     * fenced, so the mirror of them is exact.
+     */
+    private void reloadOffsets(GroupState g) {
+        if (!g.offsetsStale || g.reloadIssued || g.members.isEmpty() || groups.get(g.id) != g) {
+            return;
+        }
+        if (!g.writesDrained()) {
+            writes.afterWrite(g, (ok, nowMs) -> reloadOffsets(g));
+            return;
+        }
+        if (groupReadsOutstanding.containsKey(g.id)) {
+            return; // its answer (onGroupRead) or failure (onReadFailed) calls again
+        }
+        g.reloadIssued = true;
+        read(new ZkRead.Group(g.id));
+    }
+
+    /** The answer of {@link #reloadOffsets}'s read: ZooKeeper's offsets replace ours, an operator's reset included. */
+    private void adoptOffsets(GroupState g, GroupSnapshot snapshot) {
+        if (!g.offsets.equals(snapshot.offsets())) {
+            emit(new Notice("group '" + g.id + "': offsets changed in ZooKeeper while the group was empty (an"
+                    + " operator's reset); adopting " + snapshot.offsets()));
+        }
+        g.offsets.clear();
+        g.offsets.putAll(snapshot.offsets());
+        g.offsetsStale = false;
+        g.reloadIssued = false;
     }
 
     // ================================================================== rebalance(group)

@@ -39,6 +39,14 @@ final class GroupState {
     final TreeMap<String, Member> members = new TreeMap<>();
     TreeMap<TopicPartition, StreamId> owners = new TreeMap<>();
     final TreeMap<TopicPartition, Long> offsets = new TreeMap<>();
+    /**
+     * {@link #offsets} may be older than ZooKeeper's: the group has had no member since they were read, and while
+     * it has none an operator may reset them ({@code shepherd offsets reset}). No run begins until a read issued
+     * after the group has members again has answered ({@code Coordinator.reloadOffsets}).
+     */
+    boolean offsetsStale;
+    /** The read that ends {@link #offsetsStale} has been issued (with no older read of the group outstanding). */
+    boolean reloadIssued;
     /** Consumers we can no longer command whose lease may still run: consumer id → when it is surely over. */
     final TreeMap<String, Long> fencedUntil = new TreeMap<>();
     TriggerState trigger = TriggerState.IDLE;
@@ -83,6 +91,11 @@ final class GroupState {
             floor = Math.max(floor, p.offset());
         }
         return floor;
+    }
+
+    /** Nothing queued and nothing in flight: a read issued now sees every write of ours to the group. */
+    boolean writesDrained() {
+        return inFlight == null && queued.isEmpty();
     }
 
     /** An owners change is queued or in flight: the mirror's owners may be about to be replaced. */

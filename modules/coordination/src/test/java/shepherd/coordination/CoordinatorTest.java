@@ -1115,6 +1115,177 @@ class CoordinatorTest {
     }
 
     /** DescribeGroups: a read-only answer from the coordinator's memory; nothing written, nobody commanded. */
+    /**
+     * A group with no members may have its offsets reset by an operator ({@code shepherd offsets reset}) behind the
+     * coordinator's back: before it Starts anyone in such a group again, it reads the group from ZooKeeper, after
+     * the new member's registration is written, and Starts with the offsets it finds (a lowered one included).
+     */
+    @Nested
+    class OffsetsOfAnEmptyGroup {
+        static final ZkRead READ = new ZkRead.Group(G);
+
+        /** a was started alone (generation 1), committed 40 and 70, left with 50 on partition 0; owners deleted. */
+        @BeforeEach
+        void emptiedAfterCommits() {
+            d.activate(EPOCH);
+            d.join(1, G, "a", "t");
+            d.request(1, new OffsetCommitRequest(G, "a", EPOCH, 1, List.of(offset(0, 40), offset(1, 70))));
+            d.answerWrites();
+            d.request(1, new LeaveRequest(G, "a", List.of(offset(0, 50))));
+            d.settle();
+            GroupView v = d.view(G);
+            assertEquals(Set.of(), v.members());
+            assertEquals(Map.of(tp(0), 50L, tp(1), 70L), v.offsets());
+            assertEquals(Map.of(), v.owners());
+            assertEquals(2, v.generation());
+        }
+
+        /** What an operator's reset leaves in ZooKeeper once b's registration is there too: 50 lowered to 5. */
+        GroupSnapshot reset(String... members) {
+            Map<String, Registration> registrations = new java.util.TreeMap<>();
+            for (String m : members) {
+                registrations.put(m, registration("t"));
+            }
+            return GroupSnapshot.of(2, "range", registrations, Map.of(), Map.of(tp(0), 5L, tp(1), 70L));
+        }
+
+        List<CoordinatorEffect> answer(GroupSnapshot snapshot) {
+            d.takeRead(READ);
+            return d.feed(new CoordinatorEvent.GroupRead(G, snapshot, d.now));
+        }
+
+        Map<String, Long> startedAt(long conn) {
+            Map<String, Long> offsets = new java.util.TreeMap<>();
+            single(d.sent(conn, StartRequest.class)).assigned().forEach(pa -> offsets.put(pa.partition(), pa.offset()));
+            return offsets;
+        }
+
+        @Test
+        void aNewMemberIsStartedAtTheOffsetsReadAfterItsRegistrationIncludingALoweredOne() {
+            d.register(2, G, "b", "t");
+            assertFalse(d.reads.contains(READ), "read before the registration is written: " + d.reads);
+            d.answerWrites();
+            assertEquals(ErrorCode.NONE, d.lastResponse(2, RegisterResponse.class).errorCode());
+            assertEquals(List.of(READ), d.reads, "the group is read once its registration is written");
+            d.settle();
+            assertTrue(d.sent(2).isEmpty(), "nothing is sent before the read answers: " + d.sent(2));
+
+            List<CoordinatorEffect> effects = answer(reset("b"));
+            assertEquals(1, only(effects, Notice.class).size(), effects.toString());
+            d.settle();
+            assertEquals(Map.of("1-0", 5L, "1-1", 70L), startedAt(2));
+            GroupView v = d.view(G);
+            assertTrue(v.stable(), v.toString());
+            assertEquals(Map.of(tp(0), 5L, tp(1), 70L), v.offsets());
+        }
+
+        @Test
+        void aReportAfterTheResetIsComparedWithTheResetOffsetNotTheOldOne() {
+            d.join(2, G, "b", "t");
+            answer(reset("b"));
+            d.settle();
+            d.request(2, new OffsetCommitRequest(G, "b", EPOCH, 3, List.of(offset(0, 6))));
+            assertTrue(hasOp(List.of(d.onlyWrite()), new ZkOp.PutOffset(G, tp(0), 6, "b")), d.writes.toString());
+            d.answerWrites();
+            assertEquals(6L, d.view(G).offsets().get(tp(0)));
+        }
+
+        @Test
+        void aReadAlreadyOutstandingWhenTheGroupRefillsIsNotTakenForTheReRead() {
+            // 1. the group is empty; a member change makes us read it (R1), and R1 reads offset 50;
+            // 2. the operator resets it to 5; b registers and its registration is written;
+            // 3. R1's answer comes: taking it would Start b at 50. It must be followed by a read of its own.
+            d.feed(new CoordinatorEvent.GroupMemberChange(G));
+            assertEquals(List.of(READ), d.reads);
+            d.join(2, G, "b", "t");
+            assertEquals(List.of(READ), d.reads, "no second read while R1 is out");
+            GroupSnapshot beforeTheReset = GroupSnapshot.of(2, "range", Map.of(), Map.of(),
+                    Map.of(tp(0), 50L, tp(1), 70L));
+            answer(beforeTheReset);
+            d.settle();
+            assertTrue(d.sent(2).isEmpty(), "R1 predates b's registration: " + d.sent(2));
+            assertEquals(List.of(READ), d.reads, "a read after b's registration is issued");
+
+            answer(reset("b"));
+            d.settle();
+            assertEquals(Map.of("1-0", 5L, "1-1", 70L), startedAt(2));
+        }
+
+        @Test
+        void aMemberRegisteringWhileTheReReadIsOutJoinsTheOneRunThatFollowsIt() {
+            d.join(2, G, "b", "t");
+            d.join(3, G, "c", "t");
+            assertEquals(List.of(READ), d.reads, "one read for both");
+            assertTrue(d.sent(2).isEmpty() && d.sent(3).isEmpty());
+
+            answer(reset("b", "c"));
+            d.settle();
+            assertEquals(Map.of("1-0", 5L), startedAt(2));
+            assertEquals(Map.of("1-1", 70L), startedAt(3));
+            assertEquals(3, d.view(G).generation(), "one run for both");
+        }
+
+        @Test
+        void aGroupThatEmptiesAgainWhileTheReReadIsOutNeedsAReadAfterTheNextRegistration() {
+            d.join(2, G, "b", "t");
+            d.request(2, new LeaveRequest(G, "b", null));
+            d.settle();
+            answer(reset()); // issued after b's registration, before b left: says nothing about what follows
+            d.join(3, G, "c", "t");
+            assertEquals(List.of(READ), d.reads, "c's own read");
+            assertTrue(d.sent(3).isEmpty());
+            answer(GroupSnapshot.of(2, "range", Map.of("c", registration("t")), Map.of(), Map.of(tp(0), 0L)));
+            d.settle();
+            assertEquals(Map.of("1-0", 0L, "1-1", Coordinator.OFFSET_NONE), startedAt(3));
+        }
+
+        @Test
+        void aFailedReReadIsRetriedAndStillHoldsTheRunBack() {
+            d.join(2, G, "b", "t");
+            d.takeRead(READ);
+            d.feed(new CoordinatorEvent.ZkReadFailed(READ, "connection loss"));
+            d.fire(new CoordinatorTimer.ZkRetry());
+            d.settle();
+            assertTrue(d.sent(2).isEmpty());
+            answer(reset("b"));
+            d.settle();
+            assertEquals(Map.of("1-0", 5L, "1-1", 70L), startedAt(2));
+        }
+
+        @Test
+        void anElectionWhileTheReReadIsOutLoadsTheGroupAnewAndItsAnswerIsIgnored() {
+            d.join(2, G, "b", "t");
+            d.feed(new CoordinatorEvent.ZkExpired());
+            answer(reset("b")); // the old session's answer: the reset forgot the group
+            assertEquals(Coordinator.Role.FOLLOWER, d.coordinator.role());
+
+            d.win(EPOCH + 1);
+            d.load(Map.of(G, reset("b")));
+            d.advance(10);
+            d.register(3, G, "b", "t");
+            d.answerWrites();
+            d.fire(new LeaseWaitOver());
+            d.settle();
+            assertEquals(Map.of("1-0", 5L, "1-1", 70L), startedAt(3));
+        }
+
+        @Test
+        void aGroupLoadedWithoutMembersIsReadAgainBeforeItsFirstStart() {
+            CoordinatorDriver fresh = new CoordinatorDriver();
+            d = fresh;
+            d.boot();
+            d.win(EPOCH);
+            d.load(Map.of(G, GroupSnapshot.of(4, "range", Map.of(), Map.of(), Map.of(tp(0), 50L))));
+            d.fire(new LeaseWaitOver());
+            d.join(1, G, "b", "t");
+            assertEquals(List.of(READ), d.reads);
+            assertTrue(d.sent(1).isEmpty());
+            answer(GroupSnapshot.of(4, "range", Map.of("b", registration("t")), Map.of(), Map.of(tp(0), 5L)));
+            d.settle();
+            assertEquals(Map.of("1-0", 5L, "1-1", Coordinator.OFFSET_NONE), startedAt(1));
+        }
+    }
+
     @Nested
     class DescribeGroups {
         DescribeGroupsResponse describe(long conn, String... groups) {
