@@ -30,9 +30,9 @@ import shepherd.coordination.assign.TopicPartition;
  * registrations under {@code .../ids}; the coordinator deletes one when its consumer leaves or its lease runs out.
  * {@code --force} writes anyway, for a registration left behind by a consumer that will never come back.
  *
- * <p>A running coordinator keeps the committed offsets of every group it has loaded in memory and only moves them
- * forward, so the reset reaches consumers once a coordinator loads the group again (after an election). The command
- * says so, naming the coordinator to restart.
+ * <p>No coordinator restart is needed: a coordinator stops trusting the offsets it holds for a group once the group
+ * has no member, and reads the group from ZooKeeper again before it starts the group's next member, so the next
+ * consumer of the group starts at the offsets written here.
  */
 @Command(name = "offsets",
         description = "Manage the committed offsets of consumer groups.",
@@ -121,9 +121,6 @@ public final class OffsetsCommand extends AdminCommand {
                 out().printf("reset offsets of group %s, topic %s (%d partitions):%n", group, topic, after.size());
                 after.forEach((tp, offset) -> out().printf("  %s: %s -> %d%n", tp.partition(),
                         before.get(tp).map(String::valueOf).orElse("none"), offset));
-                zk.coordinatorId().ifPresent(id -> err().println("note: coordinator broker " + id + " keeps the"
-                        + " offsets of groups it has loaded; the reset reaches consumers once a coordinator loads"
-                        + " group " + group + " again: stop or restart broker " + id + " gracefully (it hands over)"));
             }
             return EXIT_OK;
         }
