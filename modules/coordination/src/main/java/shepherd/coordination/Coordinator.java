@@ -94,7 +94,9 @@ import shepherd.protocol.StopResponse;
  *       the previous epoch could have granted are over; re-registrations during the wait are batched into one run
  *       per group at its end (D9); members that did not return are removed.</li>
  *   <li><b>Offsets</b> ({@link #acceptOffsets}): only from the owner in the current generation, only forwards, only
- *       through fenced writes, and an OffsetCommit is answered only once its write committed (D10).</li>
+ *       through fenced writes, and an OffsetCommit is answered only once its write committed (D10). The one way
+ *       down is an operator's reset of an empty group, re-read before the group's next Start ({@link
+ *       #reloadOffsets}).</li>
  * </ul>
  *
  * <p>State is mutated in place inside one call (a coordinator holds thousands of members; copying it per event

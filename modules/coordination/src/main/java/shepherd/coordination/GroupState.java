@@ -10,7 +10,8 @@ import shepherd.coordination.assign.TopicPartition;
 
 /**
  * One group as the coordinator holds it: members, the mirror of its ZooKeeper subtree (only ever changed when a
- * write of ours commits), its trigger, its run and its write pipeline.
+ * write of ours commits, save the offsets of a group that has been empty, replaced by a re-read: {@link
+ * #offsetsStale}), its trigger, its run and its write pipeline.
  *
  * <p>Writes of one group go out one at a time: a write whose outcome is unknown is retried as it was before any
  * later one leaves, so an older offset can never overwrite a newer one (FencedWrites, never backwards).
