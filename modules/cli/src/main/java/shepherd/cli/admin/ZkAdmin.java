@@ -198,17 +198,6 @@ public final class ZkAdmin implements AutoCloseable {
         return List.copyOf(ids);
     }
 
-    /** The broker holding {@code /consumers/coordinator} now; empty if none does (or its value is garbage). */
-    public Optional<Integer> coordinatorId() {
-        return data(ZkPaths.COORDINATOR).flatMap(data -> {
-            try {
-                return Optional.of(ZnodeCodec.decodeCoordinator(ZkPaths.COORDINATOR, data));
-            } catch (ZnodeFormatException e) {
-                return Optional.empty();
-            }
-        });
-    }
-
     /** The topics ({@code /brokers/topics}), sorted by name. */
     public List<String> topics() {
         return children(ZkPaths.TOPICS).stream().sorted().toList();
