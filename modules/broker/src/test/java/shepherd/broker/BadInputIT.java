@@ -8,9 +8,6 @@ import java.io.EOFException;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import shepherd.protocol.ApiKey;
@@ -21,41 +18,22 @@ import shepherd.protocol.RegisterResponse;
 import shepherd.protocol.WildcardKind;
 import shepherd.protocol.WildcardSubscription;
 import shepherd.transport.Connection;
-import shepherd.zookeeper.EmbeddedZooKeeper;
 
 /** Garbage on the wire and invalid registrations are answered, and disturb nobody else. */
-class BadInputIT {
+class BadInputIT extends ClusterTestSupport {
     private static final String TOPIC = "logs";
     private static final List<String> PARTITIONS = List.of("1-0", "1-1", "1-2");
-    private static EmbeddedZooKeeper zk;
-    private Cluster cluster;
     private Broker coordinator;
     private List<TestConsumer> members;
 
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = EmbeddedZooKeeper.startTemporary();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
-
     @BeforeEach
-    void setUp() throws Exception {
-        cluster = new Cluster(zk);
+    void twoBrokersAndAStableGroup() throws Exception {
         cluster.setPartitions(TOPIC, 1, 3);
         cluster.startBroker(1);
         cluster.startBroker(2);
         coordinator = cluster.awaitSingleCoordinator(10_000);
         members = List.of(cluster.consumer("g", "c1", TOPIC), cluster.consumer("g", "c2", TOPIC));
         cluster.awaitRangeAssignment(TOPIC, PARTITIONS, members, 10_000);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        cluster.close();
     }
 
     @Test

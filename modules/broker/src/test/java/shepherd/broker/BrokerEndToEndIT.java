@@ -10,10 +10,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import shepherd.protocol.BrokerInfo;
 import shepherd.protocol.ConsultRequest;
@@ -26,7 +22,6 @@ import shepherd.protocol.Response;
 import shepherd.protocol.StaticSubscription;
 import shepherd.protocol.TopicStreams;
 import shepherd.transport.Connection;
-import shepherd.zookeeper.EmbeddedZooKeeper;
 import shepherd.zookeeper.ZkPaths;
 
 /**
@@ -34,30 +29,8 @@ import shepherd.zookeeper.ZkPaths;
  * assignment, join, failure and topic growth rebalances, and the answers to Register from the wrong broker or too
  * early.
  */
-class BrokerEndToEndIT {
+class BrokerEndToEndIT extends ClusterTestSupport {
     private static final String TOPIC = "orders";
-    private static EmbeddedZooKeeper zk;
-    private Cluster cluster;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = EmbeddedZooKeeper.startTemporary();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
-
-    @BeforeEach
-    void setUp() throws Exception {
-        cluster = new Cluster(zk);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        cluster.close();
-    }
 
     private static List<String> partitions(int onBroker1, int onBroker2) {
         List<String> ids = new ArrayList<>();

@@ -18,43 +18,16 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import shepherd.zookeeper.EmbeddedZooKeeper;
 
 /**
  * A real broker on a real (embedded) ZooKeeper with {@code metrics.port=0}, scraped over HTTP with the JDK's
  * client while a real consumer joins, dies, and a peer sends garbage: every meter is exported, and each counts
  * what happened.
  */
-class BrokerMetricsIT {
+class BrokerMetricsIT extends ClusterTestSupport {
     private static final String TOPIC = "events";
-    private static EmbeddedZooKeeper zk;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private Cluster cluster;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = EmbeddedZooKeeper.startTemporary();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
-
-    @BeforeEach
-    void setUp() throws Exception {
-        cluster = new Cluster(zk);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        cluster.close();
-    }
 
     private Broker startWithMetrics(int brokerId, int metricsPort) throws IOException {
         Broker b = Broker.start(cluster.config(brokerId).withOverrides(Map.of(

@@ -3,43 +3,16 @@ package shepherd.broker;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import shepherd.zookeeper.EmbeddedZooKeeper;
 
 /**
  * The coordinator goes away twice: once gracefully (handover: the next coordinator skips the lease wait and the
  * consumers are started again quickly), once abruptly (its session closed with no handover: the next coordinator
  * waits out the previous epoch's leases before any Start).
  */
-class CoordinatorFailoverIT {
+class CoordinatorFailoverIT extends ClusterTestSupport {
     private static final String TOPIC = "events";
     private static final List<String> PARTITIONS = List.of("1-0", "1-1", "1-2", "1-3");
-    private static EmbeddedZooKeeper zk;
-    private Cluster cluster;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = EmbeddedZooKeeper.startTemporary();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
-
-    @BeforeEach
-    void setUp() throws Exception {
-        cluster = new Cluster(zk);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        cluster.close();
-    }
 
     private boolean allStartedUnder(List<TestConsumer> consumers, int epoch) {
         return consumers.stream().allMatch(c -> c.highestEpoch() == epoch && c.assigned() != null);

@@ -7,10 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import shepherd.protocol.DescribeGroupsRequest;
 import shepherd.protocol.DescribeGroupsResponse;
@@ -22,37 +18,14 @@ import shepherd.protocol.PartitionDescription;
 import shepherd.protocol.StaticSubscription;
 import shepherd.protocol.TopicStreams;
 import shepherd.transport.Connection;
-import shepherd.zookeeper.EmbeddedZooKeeper;
 
 /**
  * DescribeGroups against real brokers over real sockets: the coordinator describes a group of two live consumers
  * as they are (members, recent ping answers, generation, owners), every other broker says NOT_COORDINATOR and names
  * the coordinator.
  */
-class DescribeGroupsIT {
+class DescribeGroupsIT extends ClusterTestSupport {
     private static final String TOPIC = "orders";
-    private static EmbeddedZooKeeper zk;
-    private Cluster cluster;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = EmbeddedZooKeeper.startTemporary();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
-
-    @BeforeEach
-    void setUp() throws Exception {
-        cluster = new Cluster(zk);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        cluster.close();
-    }
 
     @Test
     void theCoordinatorDescribesTwoLiveMembersAndOthersAnswerNotCoordinator() throws Exception {

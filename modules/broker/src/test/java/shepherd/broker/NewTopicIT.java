@@ -6,44 +6,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import shepherd.protocol.PartitionAssignment;
 import shepherd.protocol.WildcardKind;
 import shepherd.protocol.WildcardSubscription;
-import shepherd.zookeeper.EmbeddedZooKeeper;
 
 /**
  * A wildcard subscription is a promise about topics that do not exist yet: when a matching topic appears in
  * ZooKeeper, the coordinator must rebalance the group so that its partitions are consumed too, while a topic the
  * pattern does not match stays unassigned.
  */
-class NewTopicIT {
-    private static EmbeddedZooKeeper zk;
-    private Cluster cluster;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = EmbeddedZooKeeper.startTemporary();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
-
-    @BeforeEach
-    void setUp() throws Exception {
-        cluster = new Cluster(zk);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        cluster.close();
-    }
+class NewTopicIT extends ClusterTestSupport {
 
     @Test
     void aNewTopicMatchingAWhitelistIsAssignedAndANonMatchingOneIsNot() throws Exception {

@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import shepherd.coordination.Registration;
 import shepherd.protocol.OffsetReset;
@@ -16,7 +12,6 @@ import shepherd.protocol.StaticSubscription;
 import shepherd.protocol.TopicStreams;
 import shepherd.protocol.WildcardKind;
 import shepherd.protocol.WildcardSubscription;
-import shepherd.zookeeper.EmbeddedZooKeeper;
 import shepherd.zookeeper.ZkPaths;
 import shepherd.zookeeper.ZnodeCodec;
 
@@ -25,30 +20,8 @@ import shepherd.zookeeper.ZnodeCodec;
  * registration whose regex does not compile, or one that is not JSON at all, must be logged and skipped when the
  * group is loaded, never stop the coordinator from serving the group's valid members.
  */
-class RecordedGarbageIT {
+class RecordedGarbageIT extends ClusterTestSupport {
     private static final String TOPIC = "logs";
-    private static EmbeddedZooKeeper zk;
-    private Cluster cluster;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = EmbeddedZooKeeper.startTemporary();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
-
-    @BeforeEach
-    void setUp() throws Exception {
-        cluster = new Cluster(zk);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        cluster.close();
-    }
 
     @Test
     void aGroupWithABadRegexAndAGarbageRegistrationLoadsAndServesItsValidMember() throws Exception {

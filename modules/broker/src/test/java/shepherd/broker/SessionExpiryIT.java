@@ -10,13 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import shepherd.coordination.Coordinator;
-import shepherd.zookeeper.EmbeddedZooKeeper;
 import shepherd.zookeeper.ZkPaths;
 
 /**
@@ -31,33 +26,11 @@ import shepherd.zookeeper.ZkPaths;
  * was ever held by two consumers at once, judged from each consumer's own record of when it held what (Start received
  * until Stop received, lease expiry, connection close).
  */
-class SessionExpiryIT {
+class SessionExpiryIT extends ClusterTestSupport {
     private static final String TOPIC = "events";
     private static final List<String> PARTITIONS = List.of("1-0", "1-1", "1-2", "1-3", "1-4", "1-5");
     /** Bound for the server to expire an unreachable session (timeout plus tick slack) and for the next election. */
     private static final long EXPIRY_BOUND_MS = Cluster.SESSION_TIMEOUT_MS + 7_000;
-    private static EmbeddedZooKeeper zk;
-    private Cluster cluster;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = EmbeddedZooKeeper.startTemporary();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
-
-    @BeforeEach
-    void setUp() throws Exception {
-        cluster = new Cluster(zk);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        cluster.close();
-    }
 
     /**
      * A third consumer joins; the coordinator sends Stop to the members, and while one of them is still holding back
