@@ -1,5 +1,8 @@
 package shepherd.broker;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -144,12 +147,17 @@ public final class BrokerLoop implements AutoCloseable {
         return handedOver;
     }
 
-    /** Consumers' connections: requests and closes become events. */
+    /**
+     * Consumers' connections: opens, requests and closes become events. The open tells the core where the
+     * connection comes from ({@link CoordinatorEvent.ConnectionPeer}), before its first request (the transport
+     * calls {@code onOpen} first), so a Register on it is described with its host.
+     */
     public ConnectionHandler connectionHandler() {
         return new ConnectionHandler() {
             @Override
             public void onOpen(Connection connection) {
                 queue.add((Runnable) () -> connections.put(connection.id(), connection));
+                enqueue(new CoordinatorEvent.ConnectionPeer(connection.id(), peerHost(connection.remoteAddress())));
             }
 
             @Override
@@ -164,6 +172,19 @@ public final class BrokerLoop implements AutoCloseable {
                 queue.add((Runnable) () -> connections.remove(connection.id()));
             }
         };
+    }
+
+    /**
+     * A connection's peer as the core keeps it: the numeric IP address without the port. Numeric because a reverse
+     * lookup would block this loop on DNS; without the port because it is the client's ephemeral port, new at every
+     * reconnect (the consumer id tells members on one machine apart). Empty when the transport has no IP address.
+     */
+    static String peerHost(SocketAddress address) {
+        if (address instanceof InetSocketAddress inet) {
+            InetAddress ip = inet.getAddress();
+            return ip != null ? ip.getHostAddress() : inet.getHostString();
+        }
+        return "";
     }
 
     private void loop() {

@@ -21,8 +21,8 @@ import shepherd.transport.Connection;
 
 /**
  * DescribeGroups against real brokers over real sockets: the coordinator describes a group of two live consumers
- * as they are (members, recent ping answers, generation, owners), every other broker says NOT_COORDINATOR and names
- * the coordinator.
+ * as they are (members with the address they connect from, recent ping answers, generation, owners), every other
+ * broker says NOT_COORDINATOR and names the coordinator.
  */
 class DescribeGroupsIT extends ClusterTestSupport {
     private static final String TOPIC = "orders";
@@ -52,6 +52,7 @@ class DescribeGroupsIT extends ClusterTestSupport {
         assertEquals("IDLE", g.state());
         assertEquals(List.of("c1", "c2"), g.members().stream().map(MemberDescription::consumerId).toList());
         for (MemberDescription m : g.members()) {
+            assertEquals("127.0.0.1", m.host(), "the consumers connect over loopback: " + m);
             assertEquals(new StaticSubscription(List.of(new TopicStreams(TOPIC, 1))), m.subscription());
             assertEquals(Cluster.PING_INTERVAL_MS, m.pingIntervalMs());
             // Recent: within a few intervals (the lease is PING_INTERVAL_MS × (PING_RETRIES + 1)).

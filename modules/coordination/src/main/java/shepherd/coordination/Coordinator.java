@@ -22,6 +22,7 @@ import shepherd.coordination.CoordinatorEffect.SendRequest;
 import shepherd.coordination.CoordinatorEffect.SetTimer;
 import shepherd.coordination.CoordinatorEvent.BrokersChanged;
 import shepherd.coordination.CoordinatorEvent.ConnectionClosed;
+import shepherd.coordination.CoordinatorEvent.ConnectionPeer;
 import shepherd.coordination.CoordinatorEvent.ElectionWon;
 import shepherd.coordination.CoordinatorEvent.GroupMemberChange;
 import shepherd.coordination.CoordinatorEvent.GroupRead;
@@ -172,6 +173,13 @@ public final class Coordinator {
         }
     });
     private final Map<Long, String[]> connections = new HashMap<>();
+    /**
+     * The peer of every open connection the runtime told us about, member's or not ({@link ConnectionPeer}): a
+     * connection may Consult first and Register later. Forgotten on {@link ConnectionClosed}, so it is bounded by the
+     * runtime's open connections; kept across {@link #reset}, because a connection outlives an epoch (a consumer that
+     * only consulted stays connected) and its address does not change.
+     */
+    private final Map<Long, String> peers = new HashMap<>();
     private final Map<Long, Pending> requests = new HashMap<>();
     private final Map<Long, String[]> handoverAwaiting = new HashMap<>();
     private long nextRequestId = 1;
@@ -266,7 +274,11 @@ public final class Coordinator {
             onRequest(received.connectionId(), received.correlationId(), received.request());
         } else if (event instanceof ResponseReceived received) {
             onResponse(received.connectionId(), received.requestId(), received.response());
+        } else if (event instanceof ConnectionPeer peer) {
+            // Where a connection comes from: only reported, never decided on.
+            peers.put(peer.connectionId(), peer.peer());
         } else if (event instanceof ConnectionClosed closed) {
+            peers.remove(closed.connectionId());
             onConnectionClosed(closed.connectionId());
         } else if (event instanceof TimerFired fired) {
             onTimer(fired.timer());
@@ -657,8 +669,9 @@ public final class Coordinator {
     }
 
     /**
-     * One group: its members with their last Ping answer's age by our clock, and every partition it owns or has an
-     * offset for (the mirror of ZooKeeper: committed values, not reports still being written).
+     * One group: its members with the peer of their current connection (none when disconnected or not told) and
+     * their last Ping answer's age by our clock, and every partition it owns or has an offset for (the mirror of
+     * ZooKeeper: committed values, not reports still being written).
      */
     private GroupDescription describe(GroupState g) {
         String state = g.run == null ? g.trigger.name() : g.trigger.name() + "/" + g.run.phase.name();
@@ -666,7 +679,9 @@ public final class Coordinator {
         for (Member m : g.members.values()) {
             long ageMs = m.pingAnsweredMs == Member.NEVER ? MemberDescription.NEVER
                     : Math.max(0, now - m.pingAnsweredMs);
-            members.add(new MemberDescription(m.consumerId, m.registration.subscription(),
+            String host = m.connected() ? peers.getOrDefault(m.connectionId, MemberDescription.HOST_UNKNOWN)
+                    : MemberDescription.HOST_UNKNOWN;
+            members.add(new MemberDescription(m.consumerId, host, m.registration.subscription(),
                     m.registration.pingIntervalMs(), ageMs));
         }
         TreeSet<TopicPartition> described = new TreeSet<>(g.owners.keySet());

@@ -134,6 +134,18 @@ public sealed interface CoordinatorEvent {
 
     // ------------------------------------------------------------------ consumers
 
+    /**
+     * Where connection {@code connectionId} comes from, as the runtime sees it: the numeric IP address of its peer,
+     * a plain string (the core does no I/O and knows no sockets). Sent once, before the connection's first request;
+     * only reported (DescribeGroups' member host). A runtime that never sends it (the simulation) leaves every host
+     * unknown, and nothing else changes.
+     */
+    record ConnectionPeer(long connectionId, String peer) implements CoordinatorEvent {
+        public ConnectionPeer {
+            Objects.requireNonNull(peer, "peer");
+        }
+    }
+
     /** A consumer sent a request on connection {@code connectionId}. */
     record RequestReceived(long connectionId, int correlationId, Request request) implements CoordinatorEvent {
         public RequestReceived {

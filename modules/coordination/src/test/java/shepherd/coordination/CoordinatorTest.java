@@ -1311,13 +1311,62 @@ class CoordinatorTest {
             assertEquals(EPOCH, r.coordinatorEpoch());
             GroupDescription g = single(r.groups());
             assertEquals(new GroupDescription(G, ErrorCode.NONE, 2, "IDLE",
-                    List.of(new MemberDescription("a", CoordinatorDriver.subscription("t"),
-                                    CoordinatorDriver.PING_INTERVAL_MS, d.now - answeredAt),
-                            new MemberDescription("b", CoordinatorDriver.subscription("t"),
+                    List.of(new MemberDescription("a", MemberDescription.HOST_UNKNOWN,
+                                    CoordinatorDriver.subscription("t"), CoordinatorDriver.PING_INTERVAL_MS,
+                                    d.now - answeredAt),
+                            new MemberDescription("b", MemberDescription.HOST_UNKNOWN,
+                                    CoordinatorDriver.subscription("t"),
                                     CoordinatorDriver.PING_INTERVAL_MS, MemberDescription.NEVER)),
                     List.of(new PartitionDescription("t", tp(0).partition().toString(), "a", 0, 10),
                             new PartitionDescription("t", tp(1).partition().toString(), "b", 0,
                                     PartitionDescription.OFFSET_NONE))), g);
+        }
+
+        @Test
+        void eachMemberShowsThePeerOfItsCurrentConnection() {
+            d.feed(new CoordinatorEvent.ConnectionPeer(1, "10.0.0.1"));
+            d.feed(new CoordinatorEvent.ConnectionPeer(2, "10.0.0.2"));
+            twoStableMembers();
+            assertEquals(List.of("10.0.0.1", "10.0.0.2"), hosts());
+
+            // "a" registers again from elsewhere: the new connection's peer replaces the old one's.
+            d.feed(new CoordinatorEvent.ConnectionPeer(3, "10.0.0.3"));
+            d.register(3, G, "a", "t");
+            assertEquals(List.of("10.0.0.3", "10.0.0.2"), hosts());
+        }
+
+        @Test
+        void aMemberWithoutAConnectionOrWhosePeerWasNeverToldHasNoHost() {
+            d.feed(new CoordinatorEvent.ConnectionPeer(1, "10.0.0.1"));
+            twoStableMembers(); // no peer for connection 2, as in a runtime that never sends one
+            assertEquals(List.of("10.0.0.1", MemberDescription.HOST_UNKNOWN), hosts());
+
+            d.feed(new CoordinatorEvent.ConnectionClosed(1)); // still a member until it misses its pings
+            assertEquals(List.of(MemberDescription.HOST_UNKNOWN, MemberDescription.HOST_UNKNOWN), hosts());
+        }
+
+        @Test
+        void aClosedConnectionsPeerIsForgotten() {
+            d.feed(new CoordinatorEvent.ConnectionPeer(4, "10.0.0.4"));
+            d.feed(new CoordinatorEvent.ConnectionClosed(4));
+            twoStableMembers();
+            d.register(4, G, "c", "t"); // the same id again: the closed connection's peer must not show
+            assertEquals(MemberDescription.HOST_UNKNOWN, single(describe(9, G).groups()).members().get(2).host());
+        }
+
+        @Test
+        void thePeerOfAConnectionThatOnlyConsultedSurvivesASessionExpiry() {
+            d.activate(EPOCH);
+            d.feed(new CoordinatorEvent.ConnectionPeer(1, "10.0.0.1"));
+            d.consult(1);
+            d.feed(new CoordinatorEvent.ZkExpired()); // the reset closes members' connections, not this one
+            d.activate(EPOCH + 1);
+            d.join(1, G, "a", "t");
+            assertEquals(List.of("10.0.0.1"), hosts());
+        }
+
+        private List<String> hosts() {
+            return single(describe(9, G).groups()).members().stream().map(MemberDescription::host).toList();
         }
 
         @Test

@@ -312,6 +312,14 @@ class DecodeErrorsTest {
         }
 
         @Test
+        void nullHostIsMalformed() {
+            // Only PartitionDescription.owner is nullable; an unknown host is the empty string.
+            byte[] body = oneGroupUpToMembers().int32(1).string("c1").int16(-1).int8(0).int32(0)
+                    .int32(1000).int64(12).int32(0).body();
+            failsMentioning(CODEC, body, "DescribeGroupsResponse.groups[0].members[0].host", "null string");
+        }
+
+        @Test
         void groupCountIsCheckedAgainstTheMinimumGroupSize() {
             // One GroupDescription needs at least 18 bytes; give 17.
             byte[] body = WireBytes.response(ApiKey.DESCRIBE_GROUPS, 1).int16(0).int32(2).int32(7).int32(1)
@@ -321,15 +329,15 @@ class DecodeErrorsTest {
 
         @Test
         void memberCountIsCheckedAgainstTheMinimumMemberSize() {
-            // Two MemberDescriptions need at least 2 × 19 bytes; 37 follow (counting the partitions count).
-            byte[] body = oneGroupUpToMembers().int32(2).raw(new byte[33]).int32(0).body();
+            // Two MemberDescriptions need at least 2 × 21 bytes; 41 follow (counting the partitions count).
+            byte[] body = oneGroupUpToMembers().int32(2).raw(new byte[37]).int32(0).body();
             failsMentioning(CODEC, body, "DescribeGroupsResponse.groups[0].members",
-                    "needs at least 38 bytes, 37 remaining");
+                    "needs at least 42 bytes, 41 remaining");
         }
 
         @Test
         void unknownSubscriptionKindInAMember() {
-            byte[] body = oneGroupUpToMembers().int32(1).string("c1").int8(5).string("x").int32(1)
+            byte[] body = oneGroupUpToMembers().int32(1).string("c1").string("10.0.0.7").int8(5).string("x").int32(1)
                     .int32(1000).int64(12).int32(0).body();
             failsMentioning(CODEC, body, "DescribeGroupsResponse.groups[0].members[0].subscription.kind",
                     "unknown subscription kind 5");
@@ -344,8 +352,8 @@ class DecodeErrorsTest {
 
         @Test
         void truncatedLastPingAge() {
-            byte[] body = oneGroupUpToMembers().int32(1).string("c1").int8(0).int32(1).string("orders").int32(1)
-                    .int32(1000).int32(0).body();
+            byte[] body = oneGroupUpToMembers().int32(1).string("c1").string("10.0.0.7").int8(0).int32(1)
+                    .string("orders").int32(1).int32(1000).int32(0).body();
             failsMentioning(CODEC, body, "DescribeGroupsResponse.groups[0].members[0].last_ping_age_ms",
                     "int64 needs 8 bytes, 4 remaining");
         }

@@ -71,7 +71,7 @@ class GoldenFramesTest {
         GOLDEN.put("describe-groups-request", Frame.request(14, new DescribeGroupsRequest(List.of("g1", "g2"))));
         GOLDEN.put("describe-groups-response", Frame.response(14, new DescribeGroupsResponse(ErrorCode.NONE, 2, 7,
                 List.of(new GroupDescription("g1", ErrorCode.NONE, 5, "IDLE",
-                                List.of(new MemberDescription("c1",
+                                List.of(new MemberDescription("c1", "10.0.0.7",
                                         new StaticSubscription(List.of(new TopicStreams("orders", 1))), 1000, 250)),
                                 List.of(new PartitionDescription("orders", "1-0", "c1", 0, 43),
                                         new PartitionDescription("orders", "2-0", null, -1, -1))),

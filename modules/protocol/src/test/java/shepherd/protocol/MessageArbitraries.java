@@ -82,7 +82,7 @@ final class MessageArbitraries {
     }
 
     Arbitrary<MemberDescription> memberDescriptions() {
-        return Combinators.combine(strings(), subscriptions(), ints(), longs()).as(MemberDescription::new);
+        return Combinators.combine(strings(), strings(), subscriptions(), ints(), longs()).as(MemberDescription::new);
     }
 
     Arbitrary<PartitionDescription> partitionDescriptions() {

@@ -55,8 +55,8 @@ public final class Bodies {
     static final int GROUP_DESCRIPTION_BYTES_MIN = 2 + 2 + 4 + 2 + 4 + 4;
     /** The smallest subscription: kind, then an empty static topics array (a wildcard takes 6 after the kind). */
     static final int SUBSCRIPTION_BYTES_MIN = 1 + 4;
-    /** consumer_id, subscription, ping_interval_ms, last_ping_age_ms. */
-    static final int MEMBER_DESCRIPTION_BYTES_MIN = 2 + SUBSCRIPTION_BYTES_MIN + 4 + 8;
+    /** consumer_id, host, subscription, ping_interval_ms, last_ping_age_ms. */
+    static final int MEMBER_DESCRIPTION_BYTES_MIN = 2 + 2 + SUBSCRIPTION_BYTES_MIN + 4 + 8;
     /** topic, partition, owner (null: its length alone), stream, committed_offset. */
     static final int PARTITION_DESCRIPTION_BYTES_MIN = 2 + 2 + 2 + 4 + 8;
 
@@ -408,6 +408,7 @@ public final class Bodies {
 
     private static void writeMemberDescription(Writer out, MemberDescription m) {
         out.string("consumer_id", m.consumerId());
+        out.string("host", m.host());
         out.struct("subscription", m.subscription(), Bodies::writeSubscription);
         out.int32(m.pingIntervalMs());
         out.int64(m.lastPingAgeMs());
@@ -416,6 +417,7 @@ public final class Bodies {
     private static MemberDescription readMemberDescription(Reader in) throws Malformed {
         return new MemberDescription(
                 in.string("consumer_id"),
+                in.string("host"),
                 in.struct("subscription", Bodies::readSubscription),
                 in.int32("ping_interval_ms"),
                 in.int64("last_ping_age_ms"));
