@@ -85,9 +85,10 @@ class GroupsCommandIT {
             List<List<String>> members = describe.table("MEMBER");
             assertEquals(List.of("c1", "c2"), members.stream().map(m -> m.get(0)).toList(), describe.out());
             for (List<String> m : members) {
-                assertEquals(GroupRun.TOPIC + " (1 stream)", m.get(1));
-                assertTrue(m.get(2).endsWith(" ago"), "a recent ping: " + m);
-                assertEquals("200 ms", m.get(3));
+                assertEquals("127.0.0.1", m.get(1), "the consumers connect over loopback: " + m);
+                assertEquals(GroupRun.TOPIC + " (1 stream)", m.get(2));
+                assertTrue(m.get(3).endsWith(" ago"), "a recent ping: " + m);
+                assertEquals("200 ms", m.get(4));
             }
 
             Map<String, String> owners = new TreeMap<>();

@@ -112,9 +112,10 @@ public final class GroupsCommand implements Runnable {
             out.append("group ").append(g.groupId()).append(": generation ").append(g.generation())
                     .append(", state ").append(g.state()).append("; coordinator broker ").append(r.coordinatorId())
                     .append(" (epoch ").append(r.coordinatorEpoch()).append(")\n\n");
-            GroupTable members = new GroupTable("MEMBER", "SUBSCRIPTION", "LAST PING", "PING INTERVAL");
+            GroupTable members = new GroupTable("MEMBER", "HOST", "SUBSCRIPTION", "LAST PING", "PING INTERVAL");
             for (MemberDescription m : g.members()) {
-                members.row(m.consumerId(), subscription(m.subscription()), pingAge(m.lastPingAgeMs()),
+                String host = m.host().isEmpty() ? "-" : m.host();
+                members.row(m.consumerId(), host, subscription(m.subscription()), pingAge(m.lastPingAgeMs()),
                         m.pingIntervalMs() + " ms");
             }
             out.append(members.isEmpty() ? "(no members)\n" : members.render()).append('\n');
