@@ -240,7 +240,8 @@ CutZk(b) ==
     /\ cuts < MaxCuts
     /\ link' = [link EXCEPT ![b] = "DOWN"]
     /\ cuts' = cuts + 1
-    /\ UNCHANGED <<leaves, zkVars, paused, sinceAck, expiredPending, expiries, pauses, coordVars, consumerVars, netVars>>
+    /\ UNCHANGED <<leaves, zkVars, paused, sinceAck, expiredPending, expiries, pauses, handovers, coordVars, consumerVars,
+                   netVars>>
 
 \* The network heals (recovery).
 HealZk(b) ==
