@@ -42,6 +42,54 @@ Known(b, c) == chan[c] = b /\ ~(toB[c] # <<>> /\ Head(toB[c]).type = "Register")
 \* The broker can reach ZooKeeper with a live session (a request is answered).
 ZkReachable(b) == link[b] = "UP" /\ zkAlive[b]
 
+\* -- offsets and the write pipeline (WritePipeline, DESIGN §4) --
+
+\* The offset of p in a set of <<partition, offset>> pairs (or <<p, o, c>> triples).
+OffsetIn(os, p) == (CHOOSE x \in os : x[1] = p)[2]
+HasOffset(os, p) == \E x \in os : x[1] = p
+
+\* b has sent its handover record (Coordinator.maybeHandOver).
+HandoverSent(b) == \E i \in 1..Len(zkReqs[b]) : zkReqs[b][i].kind = "handover"
+
+\* Offset writes of b sent to ZooKeeper and not answered yet.
+SentOffsets(b) == UNION {zkReqs[b][i].ops : i \in 1..Len(zkReqs[b])}
+
+\* GroupState.offsetFloor: the committed offset (the coordinator's mirror is
+\* ZooKeeper's value: it wrote every offset since it loaded them), or a
+\* higher one in flight or queued.
+Floor(b, p) ==
+    LET os == {zkOffset[p]} \cup {t[2] : t \in {x \in SentOffsets(b) \cup wQueued[b] : x[1] = p}}
+    IN CHOOSE o \in os : \A o2 \in os : o2 <= o
+
+\* Coordinator.acceptOffsets: the queue after c's report os.  Java accepts
+\* only a member that answered Start of the current generation
+\* (Member.startedGeneration), so it owns what it fetched; here a report is
+\* non-empty only if c was fetching, and c fetched under a Start of this
+\* coordinator's current generation (docs/verification.md §2).  An offset not
+\* beyond the floor is acknowledged, not written; the queue keeps one write
+\* per partition (the latest).
+AcceptOffsets(b, c, os) ==
+    LET new == {x \in os : x[2] > Floor(b, x[1])} IN
+    {t \in wQueued[b] : ~HasOffset(new, t[1])} \cup {<<x[1], x[2], c>> : x \in new}
+
+\* The offset writes ops commit in ZooKeeper (setData of each offset node).
+\* History for FencedWrites: did one lower a committed offset, or come from
+\* a consumer that is not the partition's owner in ZooKeeper?
+CommitOffsets(ops) ==
+    /\ zkOffset'        = [p \in Partitions |-> IF HasOffset(ops, p) THEN OffsetIn(ops, p) ELSE zkOffset[p]]
+    /\ offsetRegressed' = (offsetRegressed \/ \E t \in ops : t[2] < zkOffset[t[1]])
+    /\ offsetForeign'   = (offsetForeign \/ \E t \in ops : zkOwners[t[1]] # t[3])
+
+\* WritePipeline.flush: the queue goes out as one fenced multi, unless an
+\* offset multi is already in flight (one multi in flight per group).
+\* Appended to b's requests: ZooKeeper answers one session's requests in order.
+FlushedReqs(b, reqs, queue) ==
+    IF queue = {} \/ \E i \in 1..Len(reqs) : reqs[i].kind = "offsets" THEN reqs
+    ELSE Append(reqs, [kind |-> "offsets", epoch |-> epoch[b], ops |-> queue])
+\* What stays queued after such a flush.
+FlushedQueue(reqs, queue) ==
+    IF \E i \in 1..Len(reqs) : reqs[i].kind = "offsets" THEN queue ELSE {}
+
 \* DESIGN §6 trigger: IDLE -> QUEUED, RUNNING -> RUNNING_DIRTY.
 RequestRebalance(b) ==
     trig' = [trig EXCEPT ![b] = CASE @ = "IDLE"    -> "QUEUED"
@@ -62,6 +110,9 @@ ResetCoord(b) ==
     /\ stopSet'   = [stopSet EXCEPT ![b] = {}]
     /\ acked'     = [acked EXCEPT ![b] = {}]
     /\ asg'       = [asg EXCEPT ![b] = NoOwners]
+    /\ wQueued'   = [wQueued EXCEPT ![b] = {}]
+    /\ zkReqs'    = [zkReqs EXCEPT ![b] = <<>>]
+    /\ hoAcc'     = [hoAcc EXCEPT ![b] = NoTaken]
 
 \* b closes every connection it holds: their in-flight messages are lost.
 CloseChannelsOf(b) ==
@@ -79,6 +130,11 @@ Init ==
     /\ zkGen          = 0
     /\ zkOwners       = NoOwners
     /\ staleWrite     = FALSE
+    /\ zkOffset       = NoTaken
+    /\ zkHandover     = FALSE
+    /\ offsetRegressed = FALSE
+    /\ offsetForeign  = FALSE
+    /\ offsetLost     = FALSE
     /\ link           = [b \in Brokers |-> "UP"]
     /\ paused         = [b \in Brokers |-> FALSE]
     /\ sinceAck       = [b \in Brokers |-> 0]
@@ -86,6 +142,7 @@ Init ==
     /\ expiries       = 0
     /\ pauses         = 0
     /\ cuts           = 0
+    /\ handovers      = 0
     /\ role           = [b \in Brokers |-> "FOLLOWER"]
     /\ epoch          = [b \in Brokers |-> 0]
     /\ sinceWon       = [b \in Brokers |-> 0]
@@ -98,12 +155,16 @@ Init ==
     /\ stopSet        = [b \in Brokers |-> {}]
     /\ acked          = [b \in Brokers |-> {}]
     /\ asg            = [b \in Brokers |-> NoOwners]
+    /\ wQueued        = [b \in Brokers |-> {}]
+    /\ zkReqs         = [b \in Brokers |-> <<>>]
+    /\ hoAcc          = [b \in Brokers |-> NoTaken]
     /\ cst            = [c \in Consumers |-> "DISCOVERING"]
     /\ cgen           = [c \in Consumers |-> 0]
     /\ cepoch         = [c \in Consumers |-> 0]
     /\ fetchEpoch     = [c \in Consumers |-> 0]
     /\ lease          = [c \in Consumers |-> 0]
     /\ fetching       = [c \in Consumers |-> {}]
+    /\ taken          = [c \in Consumers |-> NoTaken]
     /\ chan           = [c \in Consumers |-> None]
     /\ toC            = [c \in Consumers |-> <<>>]
     /\ toB            = [c \in Consumers |-> <<>>]
@@ -135,14 +196,15 @@ Tick ==
                            /\ c \in members[chan[c]] \ failed[chan[c]]}
        IN
        /\ sinceAck'   = [b \in Brokers |-> TickAck(b)]
-       /\ sinceWon'   = [b \in Brokers |-> IF role[b] = "WAITING" THEN Min(Cap, sinceWon[b] + 1)
-                                                                  ELSE sinceWon[b]]
+       /\ sinceWon'   = [b \in Brokers |-> IF role[b] \in {"WAITING", "HANDING_OVER"}
+                                            THEN Min(Cap, sinceWon[b] + 1) ELSE sinceWon[b]]
        /\ sinceSent'  = [b \in Brokers |-> [c \in Consumers |->
                            IF c \in pinged /\ chan[c] = b THEN 0 ELSE Min(Cap, sinceSent[b][c] + 1)]]
        /\ lease'      = [c \in Consumers |-> IF cst[c] \in Leased THEN lease[c] - 1 ELSE 0]
        /\ cst'        = [c \in Consumers |-> IF c \in expiring THEN "DISCOVERING" ELSE cst[c]]
        /\ cgen'       = [c \in Consumers |-> IF c \in expiring THEN 0 ELSE cgen[c]]
        /\ fetching'   = [c \in Consumers |-> IF c \in expiring THEN {} ELSE fetching[c]]
+       /\ taken'      = [c \in Consumers |-> IF c \in expiring THEN NoTaken ELSE taken[c]]
        /\ fetchEpoch' = [c \in Consumers |-> IF c \in expiring THEN 0 ELSE fetchEpoch[c]]
        /\ chan'       = [c \in Consumers |-> IF c \in expiring THEN None ELSE chan[c]]
        /\ toC'        = [c \in Consumers |->
@@ -152,7 +214,7 @@ Tick ==
                                 ELSE aged]
        /\ toB'        = [c \in Consumers |-> IF c \in expiring THEN <<>> ELSE toB[c]]
     /\ UNCHANGED <<leaves, zkVars, link, paused, expiredPending, expiries, pauses, cuts,
-                   role, epoch, members, failed, trig, phase, runGen, stopSet, acked, asg, cepoch>>
+                   role, epoch, members, failed, trig, phase, runGen, stopSet, acked, asg, cepoch, handovers, pipeVars>>
 
 -----------------------------------------------------------------------------
 (* Faults and the environment *)
@@ -163,13 +225,13 @@ Pause(b) ==
     /\ pauses < MaxPauses
     /\ paused' = [paused EXCEPT ![b] = TRUE]
     /\ pauses' = pauses + 1
-    /\ UNCHANGED <<leaves, zkVars, link, sinceAck, expiredPending, expiries, cuts, coordVars, consumerVars, netVars>>
+    /\ UNCHANGED <<leaves, zkVars, link, sinceAck, expiredPending, expiries, cuts, coordVars, consumerVars, netVars, handovers>>
 
 \* kill -CONT (recovery).
 Resume(b) ==
     /\ paused[b]
     /\ paused' = [paused EXCEPT ![b] = FALSE]
-    /\ UNCHANGED <<leaves, zkVars, link, sinceAck, expiredPending, expiries, pauses, cuts, coordVars, consumerVars, netVars>>
+    /\ UNCHANGED <<leaves, zkVars, link, sinceAck, expiredPending, expiries, pauses, cuts, coordVars, consumerVars, netVars, handovers>>
 
 \* The network between b and ZooKeeper fails (fault; a Toxiproxy cut).  The
 \* client will see Disconnected; the core keeps its state (DESIGN §5).
@@ -178,13 +240,14 @@ CutZk(b) ==
     /\ cuts < MaxCuts
     /\ link' = [link EXCEPT ![b] = "DOWN"]
     /\ cuts' = cuts + 1
-    /\ UNCHANGED <<leaves, zkVars, paused, sinceAck, expiredPending, expiries, pauses, coordVars, consumerVars, netVars>>
+    /\ UNCHANGED <<leaves, zkVars, paused, sinceAck, expiredPending, expiries, pauses, handovers, coordVars, consumerVars,
+                   netVars>>
 
 \* The network heals (recovery).
 HealZk(b) ==
     /\ link[b] = "DOWN"
     /\ link' = [link EXCEPT ![b] = "UP"]
-    /\ UNCHANGED <<leaves, zkVars, paused, sinceAck, expiredPending, expiries, pauses, cuts, coordVars, consumerVars, netVars>>
+    /\ UNCHANGED <<leaves, zkVars, paused, sinceAck, expiredPending, expiries, pauses, cuts, coordVars, consumerVars, netVars, handovers>>
 
 \* ZooKeeper's SessionTracker expires b's session, no earlier than S after the
 \* last request it answered (fault, bounded; server side, b is not told):
@@ -197,7 +260,7 @@ ZkExpireSession(b) ==
     /\ coordNode' = IF coordNode = b THEN None ELSE coordNode
     /\ expiries'  = expiries + 1
     /\ UNCHANGED <<leaves, zkEpoch, zkGen, zkOwners, staleWrite, link, paused, sinceAck, expiredPending, pauses, cuts,
-                   coordVars, consumerVars, netVars>>
+                   coordVars, consumerVars, netVars, handovers, offVars>>
 
 \* b's client reconnects and hears Expired; the adapter opens a new session at
 \* once and queues Expired for the core (ZooKeeperAdapter.onExpired).  Until
@@ -212,7 +275,7 @@ ZkClientExpired(b) ==
     /\ sinceAck'       = [sinceAck EXCEPT ![b] = 0]
     /\ expiredPending' = [expiredPending EXCEPT ![b] = TRUE]
     /\ UNCHANGED <<leaves, coordNode, zkEpoch, zkGen, zkOwners, staleWrite, link, paused, expiries, pauses, cuts,
-                   coordVars, consumerVars, netVars>>
+                   coordVars, consumerVars, netVars, handovers, offVars>>
 
 \* The core handles Expired: handleNewSession, a full reset; every connection
 \* of this incarnation is closed (seed handleNewSession steps 1-3;
@@ -223,7 +286,7 @@ HandleNewSession(b) ==
     /\ expiredPending' = [expiredPending EXCEPT ![b] = FALSE]
     /\ ResetCoord(b)
     /\ CloseChannelsOf(b)
-    /\ UNCHANGED <<leaves, zkVars, link, paused, sinceAck, expiries, pauses, cuts, consumerVars>>
+    /\ UNCHANGED <<leaves, zkVars, link, paused, sinceAck, expiries, pauses, cuts, consumerVars, handovers>>
 
 -----------------------------------------------------------------------------
 (* Election (DESIGN §5) *)
@@ -233,7 +296,12 @@ HandleNewSession(b) ==
 \* create got NodeExists watches the node; the one-shot watch fires on its
 \* deletion and the follower retries: here, Elect is enabled whenever the node
 \* is absent.  Then the post-election lease wait (WAITING), or with LeaseWait
-\* off (D4) straight to LEADING with the startup rebalance queued.
+\* off (D4) straight to LEADING with the startup rebalance queued.  The
+\* election's setData reads and clears the handover flag: when the previous
+\* epoch handed over cleanly nobody fetches, so the lease wait is skipped and
+\* only a grace for the members to come back remains (Election.runForElection
+\* -> ElectionWon(handover) -> Coordinator.maybeLoaded; the grace may end at
+\* any time: EndLeaseWait is enabled at once).
 Elect(b) ==
     /\ ~paused[b]
     /\ role[b] = "FOLLOWER"
@@ -246,10 +314,12 @@ Elect(b) ==
     /\ epoch'     = [epoch EXCEPT ![b] = zkEpoch + 1]
     /\ role'      = [role EXCEPT ![b] = IF LeaseWait THEN "WAITING" ELSE "LEADING"]
     /\ trig'      = [trig EXCEPT ![b] = IF LeaseWait THEN "IDLE" ELSE "QUEUED"]
-    /\ sinceWon'  = [sinceWon EXCEPT ![b] = 0]
+    /\ sinceWon'  = [sinceWon EXCEPT ![b] = IF zkHandover THEN Cap ELSE 0]
     /\ sinceAck'  = [sinceAck EXCEPT ![b] = 0]
+    /\ zkHandover' = FALSE
     /\ UNCHANGED <<leaves, zkAlive, zkGen, zkOwners, staleWrite, link, paused, expiredPending, expiries, pauses, cuts,
-                   members, failed, sinceSent, phase, runGen, stopSet, acked, asg, consumerVars, netVars>>
+                   members, failed, sinceSent, phase, runGen, stopSet, acked, asg, consumerVars, netVars, handovers,
+                   zkOffset, offsetRegressed, offsetForeign, offsetLost, pipeVars>>
 
 \* The post-election wait D + L_max x (1 + rho) + margin has passed: every
 \* consumer of the previous epoch has self-fenced.  Registrations that came in
@@ -260,10 +330,9 @@ EndLeaseWait(b) ==
     /\ role[b] = "WAITING"
     /\ sinceWon[b] = Cap
     /\ role'     = [role EXCEPT ![b] = "LEADING"]
-    /\ sinceWon' = [sinceWon EXCEPT ![b] = 0]
     /\ trig'     = [trig EXCEPT ![b] = "QUEUED"]
-    /\ UNCHANGED <<leaves, zkVars, envVars, epoch, members, failed, sinceSent, phase, runGen, stopSet, acked, asg,
-                   consumerVars, netVars>>
+    /\ UNCHANGED <<leaves, zkVars, envVars, epoch, sinceWon, members, failed, sinceSent, phase, runGen, stopSet, acked, asg,
+                   consumerVars, netVars, pipeVars>>
 
 \* A fenced write failed its check(/consumers/epoch, epoch) (BadVersion): no
 \* longer coordinator; stop commanding at once, reset, close every connection
@@ -272,7 +341,7 @@ StandDown(b) ==
     /\ ResetCoord(b)
     /\ CloseChannelsOf(b)
     /\ sinceAck' = [sinceAck EXCEPT ![b] = 0]
-    /\ UNCHANGED <<leaves, zkVars, link, paused, expiredPending, expiries, pauses, cuts, consumerVars>>
+    /\ UNCHANGED <<leaves, zkVars, link, paused, expiredPending, expiries, pauses, cuts, consumerVars, handovers>>
 
 -----------------------------------------------------------------------------
 (* Coordinator: members and pings (DESIGN §5) *)
@@ -288,7 +357,7 @@ HandleRegister(b, c) ==
     /\ toB[c] # <<>>
     /\ Head(toB[c]).type = "Register"
     /\ LET m == Head(toB[c]) IN
-       IF role[b] = "FOLLOWER" \/ epoch[b] < m.epoch
+       IF role[b] \notin {"WAITING", "LEADING"} \/ epoch[b] < m.epoch
        THEN /\ toB' = [toB EXCEPT ![c] = Tail(@)]
             /\ toC' = [toC EXCEPT ![c] = Append(@, Msg("NotCoordinator", epoch[b], 0, {}))]
             /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, consumerVars, chan>>
@@ -307,7 +376,7 @@ HandleRegister(b, c) ==
             /\ acked' = IF phase[b] \in {"STOPPING", "STARTING"} /\ c \in stopSet[b]
                         THEN [acked EXCEPT ![b] = @ \cup {c}] ELSE acked
             /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, phase, runGen, stopSet, asg,
-                           consumerVars, chan>>
+                           consumerVars, chan, pipeVars>>
 
 \* max_ping_retries + 1 pings unanswered: c is declared failed and no longer
 \* commanded (Coordinator.onPingTimeout).  Pings go unanswered here when b
@@ -319,7 +388,7 @@ DeclareFailed(b, c) ==
     /\ ~Known(b, c)
     /\ failed' = [failed EXCEPT ![b] = @ \cup {c}]
     /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, sinceSent, trig, phase, runGen, stopSet,
-                   acked, asg, consumerVars, netVars>>
+                   acked, asg, consumerVars, netVars, pipeVars>>
 
 \* A failed member's lease surely ran out (lastSent + D + L x (1 + rho) +
 \* margin): it leaves the group, a membership change (Coordinator.onMemberExpired).
@@ -332,7 +401,7 @@ RemoveFailed(b, c) ==
     /\ failed'  = [failed EXCEPT ![b] = @ \ {c}]
     /\ IF role[b] = "LEADING" THEN RequestRebalance(b) ELSE UNCHANGED trig
     /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, sinceSent, phase, runGen, stopSet, acked, asg,
-                   consumerVars, netVars>>
+                   consumerVars, netVars, pipeVars>>
 
 \* A Leave at the head of c's connection (Coordinator.onLeave): c is no longer
 \* a member, a membership change (RUNNING -> RUNNING_DIRTY during a run); the
@@ -357,7 +426,7 @@ HandleLeave(b, c) ==
     /\ chan' = [chan EXCEPT ![c] = None]
     /\ toC'  = [toC EXCEPT ![c] = <<>>]
     /\ toB'  = [toB EXCEPT ![c] = <<>>]
-    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, sinceSent, phase, runGen, asg, consumerVars>>
+    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, sinceSent, phase, runGen, asg, consumerVars, pipeVars>>
 
 -----------------------------------------------------------------------------
 (* Coordinator: the rebalance run (DESIGN §6, seed rebalance steps 1-5) *)
@@ -384,19 +453,26 @@ RunStart(b) ==
                  THEN Append(toC[c], Msg("Stop", epoch[b], zkGen, {}))
                  ELSE toC[c]]
     /\ UNCHANGED <<leaves, zkVars, link, paused, expiredPending, expiries, pauses, cuts, role, epoch, sinceWon, members,
-                   failed, sinceSent, asg, consumerVars, chan, toB>>
+                   failed, sinceSent, asg, consumerVars, chan, toB, handovers, pipeVars>>
 
-\* A StopResponse(g) (Coordinator.onStopResponse).  Late or foreign ones are dropped.
+\* A StopResponse(g) (Coordinator.onStopAnswered).  Late or foreign ones are
+\* dropped.  Its offsets are accepted if c answered Start(g) of this
+\* coordinator (Member.startedGeneration; c owns what it fetched) and beyond
+\* the floor; they are queued, not sent: the owners multi takes them along
+\* (Coordinator.acceptOffsets).
 OnStopResponse(b, c) ==
     /\ ~paused[b]
+    /\ role[b] # "HANDING_OVER"
     /\ chan[c] = b
     /\ toB[c] # <<>>
     /\ Head(toB[c]).type = "StopResponse"
     /\ toB' = [toB EXCEPT ![c] = Tail(@)]
-    /\ acked' = IF phase[b] = "STOPPING" /\ Head(toB[c]).gen = runGen[b] /\ c \in stopSet[b]
-                THEN [acked EXCEPT ![b] = @ \cup {c}] ELSE acked
+    /\ IF phase[b] = "STOPPING" /\ Head(toB[c]).gen = runGen[b] /\ c \in stopSet[b]
+       THEN /\ acked'   = [acked EXCEPT ![b] = @ \cup {c}]
+            /\ wQueued' = [wQueued EXCEPT ![b] = AcceptOffsets(b, c, Head(toB[c]).offs)]
+       ELSE UNCHANGED <<acked, wQueued>>
     /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
-                   stopSet, asg, consumerVars, chan, toC>>
+                   stopSet, asg, consumerVars, chan, toC, zkReqs, hoAcc>>
 
 \* The barrier: every member sent Stop(g) acknowledged it, or was declared
 \* failed and its lease surely ran out (DESIGN §6, §7 BarrierSound).
@@ -405,9 +481,10 @@ BarrierDone(b) ==
 
 \* The barrier is passed: the assignment is computed over the members that
 \* stopped (any function: the assignor is abstracted) and written with one
-\* fenced multi: check(/consumers/epoch, epoch), owners, generation g + 1
-\* (Coordinator.onBarrierComplete -> ZooKeeperAdapter.multi).  BadVersion:
-\* stand down.  Fencing = FALSE is the seed (D2): no check.
+\* fenced multi: check(/consumers/epoch, epoch), the offsets queued from the
+\* Stop answers, owners, generation g + 1 (Coordinator.writeOwners ->
+\* WritePipeline; nothing else is in flight for the group while it leads).
+\* BadVersion: stand down.  Fencing = FALSE is the seed (D2): no check.
 WriteOwners(b) ==
     /\ ~paused[b]
     /\ role[b] = "LEADING"
@@ -421,6 +498,8 @@ WriteOwners(b) ==
                /\ zkOwners'   = a
                /\ zkGen'      = runGen[b] + 1
                /\ staleWrite' = (staleWrite \/ epoch[b] < zkEpoch)
+               /\ CommitOffsets(wQueued[b])
+               /\ wQueued'    = [wQueued EXCEPT ![b] = {}]
                /\ asg'        = [asg EXCEPT ![b] = a]
                /\ stopSet'    = [stopSet EXCEPT ![b] = live]
                /\ acked'      = [acked EXCEPT ![b] = {}]
@@ -428,25 +507,29 @@ WriteOwners(b) ==
                /\ sinceAck'   = [sinceAck EXCEPT ![b] = 0]
                /\ UNCHANGED <<leaves, zkAlive, coordNode, zkEpoch, link, paused, expiredPending, expiries, pauses, cuts,
                               role, epoch, sinceWon, members, failed, sinceSent, trig, runGen,
-                              consumerVars, netVars>>
+                              consumerVars, netVars, handovers, zkHandover, offsetLost, zkReqs, hoAcc>>
 
-\* Start(g + 1) with its partitions to every member that stopped
-\* (Coordinator.onOwnersWritten); a command, so only with a live session.
+\* Start(g + 1) with its partitions and their committed offsets to every
+\* member that stopped (Coordinator.sendStarts; the coordinator's mirror of
+\* the offsets is ZooKeeper's: it wrote them itself, see
+\* docs/verification.md); a command, so only with a live session.
 SendStarts(b) ==
     /\ CanCommand(b)
     /\ role[b] = "LEADING"
     /\ phase[b] = "WRITTEN"
     /\ toC' = [c \in Consumers |->
                  IF c \in stopSet[b] /\ Known(b, c)
-                 THEN Append(toC[c], Msg("Start", epoch[b], runGen[b] + 1,
-                                         {p \in Partitions : asg[b][p] = c}))
+                 THEN Append(toC[c], StartMsg(epoch[b], runGen[b] + 1,
+                                              {p \in Partitions : asg[b][p] = c},
+                                              {<<p, zkOffset[p]>> : p \in {q \in Partitions : asg[b][q] = c}}))
                  ELSE toC[c]]
     /\ sinceSent' = [sinceSent EXCEPT ![b] = [c \in Consumers |-> IF c \in stopSet[b] THEN 0 ELSE @[c]]]
     /\ phase' = [phase EXCEPT ![b] = "STARTING"]
     /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, trig, runGen, stopSet, acked,
-                   asg, consumerVars, chan, toB>>
+                   asg, consumerVars, chan, toB, pipeVars>>
 
-\* A StartResponse(g + 1) (Coordinator.onStartResponse).
+\* A StartResponse(g + 1) (Coordinator.onStartAnswered).  During a handover
+\* the run is aborted (phase IDLE) and the answer is dropped, as in Java.
 OnStartResponse(b, c) ==
     /\ ~paused[b]
     /\ chan[c] = b
@@ -456,7 +539,7 @@ OnStartResponse(b, c) ==
     /\ acked' = IF phase[b] = "STARTING" /\ Head(toB[c]).gen = runGen[b] + 1 /\ c \in stopSet[b]
                 THEN [acked EXCEPT ![b] = @ \cup {c}] ELSE acked
     /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
-                   stopSet, asg, consumerVars, chan, toC>>
+                   stopSet, asg, consumerVars, chan, toC, wQueued, zkReqs, hoAcc>>
 
 \* The run ends (seed step 5; Coordinator.onRebalanceDone): every member
 \* started, or was declared failed (its removal triggers the next run).
@@ -471,7 +554,126 @@ FinishRun(b) ==
     /\ stopSet' = [stopSet EXCEPT ![b] = {}]
     /\ acked'   = [acked EXCEPT ![b] = {}]
     /\ asg'     = [asg EXCEPT ![b] = NoOwners]
-    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, consumerVars, netVars>>
+    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, consumerVars, netVars,
+                   pipeVars>>
+
+-----------------------------------------------------------------------------
+(* Coordinator: graceful handover (DESIGN §5) and ZooKeeper's answers *)
+
+\* Graceful handover begins (Coordinator.beginHandover, on HandoverRequested:
+\* the broker is asked to stop).  A running rebalance is aborted (its pending
+\* answers are forgotten); every member is sent Stop(g) of the current
+\* generation if commanding is allowed; no more pings.  Offsets still queued
+\* go out (WritePipeline.flush).  hoAcc starts with every offset accepted and
+\* not yet known committed.  Bounded by MaxHandovers.
+BeginHandover(b) ==
+    /\ ~paused[b]
+    /\ role[b] \in {"WAITING", "LEADING"}
+    /\ handovers < MaxHandovers
+    /\ LET stops == IF CanCommand(b) THEN {c \in members[b] \ failed[b] : Known(b, c)} ELSE {}
+       IN
+       /\ toC'     = [c \in Consumers |-> IF c \in stops THEN Append(toC[c], Msg("Stop", epoch[b], zkGen, {}))
+                                                        ELSE toC[c]]
+       /\ stopSet' = [stopSet EXCEPT ![b] = stops]
+    /\ handovers' = handovers + 1
+    /\ role'    = [role EXCEPT ![b] = "HANDING_OVER"]
+    /\ trig'    = [trig EXCEPT ![b] = "IDLE"]
+    /\ phase'   = [phase EXCEPT ![b] = "IDLE"]
+    /\ runGen'  = [runGen EXCEPT ![b] = zkGen]
+    /\ acked'   = [acked EXCEPT ![b] = {}]
+    /\ asg'     = [asg EXCEPT ![b] = NoOwners]
+    /\ hoAcc'   = [hoAcc EXCEPT ![b] = [p \in Partitions |-> Floor(b, p)]]
+    /\ zkReqs'  = [zkReqs EXCEPT ![b] = FlushedReqs(b, zkReqs[b], wQueued[b])]
+    /\ wQueued' = [wQueued EXCEPT ![b] = FlushedQueue(zkReqs[b], wQueued[b])]
+    /\ UNCHANGED <<leaves, zkVars, link, paused, sinceAck, expiredPending, expiries, pauses, cuts,
+                   epoch, sinceWon, members, failed, sinceSent, consumerVars, chan, toB>>
+
+\* A StopResponse during the handover (Coordinator.onHandoverStopped): c has
+\* stopped; its offsets are accepted as in a run (Coordinator.acceptOffsets)
+\* and sent at once (WritePipeline.flush: behind the multi in flight, if
+\* any).  Java matches the answer by request id; here by generation, so an
+\* answer to the aborted run's Stop(g) counts too (c has stopped all the same).
+\* Once the record is sent, answers are dropped (maybeHandOver clears
+\* handoverAwaiting): a late answer's offsets are not acknowledged.
+OnHandoverStopped(b, c) ==
+    /\ ~paused[b]
+    /\ role[b] = "HANDING_OVER"
+    /\ chan[c] = b
+    /\ toB[c] # <<>>
+    /\ Head(toB[c]).type = "StopResponse"
+    /\ toB' = [toB EXCEPT ![c] = Tail(@)]
+    /\ LET m == Head(toB[c])
+           q == AcceptOffsets(b, c, m.offs)
+       IN
+       IF m.gen = runGen[b] /\ c \in stopSet[b] /\ ~HandoverSent(b)
+       THEN /\ acked'   = [acked EXCEPT ![b] = @ \cup {c}]
+            /\ zkReqs'  = [zkReqs EXCEPT ![b] = FlushedReqs(b, zkReqs[b], q)]
+            /\ wQueued' = [wQueued EXCEPT ![b] = FlushedQueue(zkReqs[b], q)]
+            /\ hoAcc'   = [hoAcc EXCEPT ![b] = [p \in Partitions |->
+                              IF HasOffset(m.offs, p) THEN Max(@[p], OffsetIn(m.offs, p))
+                              ELSE @[p]]]
+       ELSE UNCHANGED <<acked, zkReqs, wQueued, hoAcc>>
+    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
+                   stopSet, asg, consumerVars, chan, toC>>
+
+\* Every member acknowledged the Stop or its lease surely ran out (the handover
+\* deadline), and the post-election lease wait is over (fencedUntil): record
+\* the handover (Coordinator.maybeHandOver).  The record is
+\* setData(/consumers/epoch, handover: true, version = epoch): it changes the
+\* epoch node's version, so every fenced multi sent after it fails.  With
+\* HandoverWaitsForWrites (the fix) it waits until no offset write is queued
+\* or in flight; without it (the bug) it goes out behind the multi in flight,
+\* ahead of the writes still queued.
+HandOver(b) ==
+    /\ ~paused[b]
+    /\ role[b] = "HANDING_OVER"
+    /\ ~HandoverSent(b)
+    /\ \A c \in members[b] : c \in acked[b] \/ sinceSent[b][c] = Cap
+    /\ sinceWon[b] = Cap
+    /\ HandoverWaitsForWrites => (zkReqs[b] = <<>> /\ wQueued[b] = {})
+    /\ zkReqs' = [zkReqs EXCEPT ![b] = Append(@, [kind |-> "handover", epoch |-> epoch[b], ops |-> {}])]
+    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
+                   stopSet, acked, asg, wQueued, hoAcc, consumerVars, netVars>>
+
+\* ZooKeeper answers the oldest request b sent, and b's core handles the answer
+\* in the same step (WritePipeline.finished, then flush: the queued offsets
+\* go out as the next multi, behind anything sent meanwhile).
+\*  - An offset multi: check(/consumers/epoch, epoch) fails (BadVersion) when
+\*    the epoch moved on: b stands down (Coordinator.standDown); else it
+\*    commits.  Fencing = FALSE: no check.
+\*  - The handover record: commits if the epoch is still b's (conditional
+\*    setData); either way b resets, deletes its election node and closes
+\*    (the afterWrite callback of maybeHandOver: Resign, HandedOver).  Here
+\*    the broker process restarts as a follower at once.  offsetLost records
+\*    whether an offset b accepted is not committed when its record commits.
+ZkAnswer(b) ==
+    /\ ~paused[b]
+    /\ ZkReachable(b)
+    /\ zkReqs[b] # <<>>
+    /\ LET r == Head(zkReqs[b]) IN
+       IF r.kind = "offsets"
+       THEN IF Fencing /\ r.epoch # zkEpoch
+            THEN StandDown(b)
+            ELSE /\ CommitOffsets(r.ops)
+                 /\ staleWrite' = (staleWrite \/ r.epoch < zkEpoch)
+                 /\ zkReqs'     = [zkReqs EXCEPT ![b] = FlushedReqs(b, Tail(@), wQueued[b])]
+                 /\ wQueued'    = [wQueued EXCEPT ![b] = FlushedQueue(Tail(zkReqs[b]), @)]
+                 /\ sinceAck'   = [sinceAck EXCEPT ![b] = 0]
+                 /\ UNCHANGED <<leaves, zkAlive, coordNode, zkEpoch, zkGen, zkOwners, zkHandover, offsetLost,
+                                link, paused, expiredPending, expiries, pauses, cuts, handovers,
+                                role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen, stopSet,
+                                acked, asg, hoAcc, consumerVars, netVars>>
+       ELSE /\ IF zkEpoch = r.epoch
+               THEN /\ zkEpoch'    = zkEpoch + 1
+                    /\ zkHandover' = TRUE
+                    /\ offsetLost' = (offsetLost \/ \E p \in Partitions : hoAcc[b][p] > zkOffset[p])
+               ELSE UNCHANGED <<zkEpoch, zkHandover, offsetLost>>
+            /\ coordNode' = IF coordNode = b THEN None ELSE coordNode
+            /\ ResetCoord(b)
+            /\ CloseChannelsOf(b)
+            /\ sinceAck' = [sinceAck EXCEPT ![b] = 0]
+            /\ UNCHANGED <<leaves, zkAlive, zkGen, zkOwners, staleWrite, zkOffset, offsetRegressed, offsetForeign,
+                           link, paused, expiredPending, expiries, pauses, cuts, handovers, consumerVars>>
 
 -----------------------------------------------------------------------------
 (* Consumer session core (DESIGN §6) *)
@@ -489,7 +691,7 @@ Discover(c) ==
     /\ cst'  = [cst EXCEPT ![c] = "REGISTERING"]
     /\ chan' = [chan EXCEPT ![c] = coordNode]
     /\ toC'  = [toC EXCEPT ![c] = <<>>]
-    /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, cgen, fetchEpoch, lease, fetching>>
+    /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, cgen, fetchEpoch, lease, fetching, taken>>
 
 \* Receive the head of c's connection.
 Valid(c, m) == m.epoch >= cepoch[c]     \* the highest-epoch rule (DESIGN §5)
@@ -504,7 +706,7 @@ OnRegisterResponse(c) ==
             /\ lease'  = [lease EXCEPT ![c] = Lease]
             /\ cepoch' = [cepoch EXCEPT ![c] = m.epoch]
             /\ toC'    = [toC EXCEPT ![c] = Tail(@)]
-            /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, cgen, fetchEpoch, fetching, chan, toB>>
+            /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, cgen, fetchEpoch, fetching, chan, toB, taken>>
        ELSE \* rejected: close the connection and rediscover
             /\ cst'   = [cst EXCEPT ![c] = "DISCOVERING"]
             /\ lease' = [lease EXCEPT ![c] = 0]
@@ -513,6 +715,7 @@ OnRegisterResponse(c) ==
             /\ toB'   = [toB EXCEPT ![c] = <<>>]
             /\ cgen'  = [cgen EXCEPT ![c] = 0]
             /\ fetching'   = [fetching EXCEPT ![c] = {}]
+            /\ taken'      = [taken EXCEPT ![c] = NoTaken]
             /\ fetchEpoch' = [fetchEpoch EXCEPT ![c] = 0]
             /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, cepoch>>
 
@@ -527,9 +730,10 @@ OnPing(c) ==
           THEN /\ lease'  = [lease EXCEPT ![c] = Lease]
                /\ cepoch' = [cepoch EXCEPT ![c] = m.epoch]
           ELSE UNCHANGED <<leaves, lease, cepoch>>
-    /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, cst, cgen, fetchEpoch, fetching, chan, toB>>
+    /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, cst, cgen, fetchEpoch, fetching, chan, toB, taken>>
 
-\* Stop(g): close every fetcher and clear its queues, then answer
+\* Stop(g): close every fetcher and clear its queues, then answer with the
+\* offsets the application has taken of the partitions it fetched
 \* (ConsumerSession.onStop; the seed's second handlePingRequest).
 OnStop(c) ==
     /\ toC[c] # <<>>
@@ -540,10 +744,12 @@ OnStop(c) ==
           THEN /\ cst'        = [cst EXCEPT ![c] = "STOPPED"]
                /\ cgen'       = [cgen EXCEPT ![c] = m.gen]
                /\ fetching'   = [fetching EXCEPT ![c] = {}]
+               /\ taken'      = [taken EXCEPT ![c] = NoTaken]
                /\ fetchEpoch' = [fetchEpoch EXCEPT ![c] = 0]
                /\ cepoch'     = [cepoch EXCEPT ![c] = m.epoch]
-               /\ toB'        = [toB EXCEPT ![c] = Append(@, Reply("StopResponse", m.epoch, m.gen))]
-          ELSE UNCHANGED <<leaves, cst, cgen, fetching, fetchEpoch, cepoch, toB>>
+               /\ toB'        = [toB EXCEPT ![c] = Append(@, StopReply(m.epoch, m.gen,
+                                                       {<<p, taken[c][p]>> : p \in fetching[c]}))]
+          ELSE UNCHANGED <<leaves, cst, cgen, fetching, fetchEpoch, cepoch, toB, taken>>
     /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, lease, chan>>
 
 \* Start(g'): applied only in REGISTERED or in STOPPED(g' - 1), with a valid
@@ -561,12 +767,23 @@ OnStart(c) ==
           THEN /\ cst'        = [cst EXCEPT ![c] = "FETCHING"]
                /\ cgen'       = [cgen EXCEPT ![c] = m.gen]
                /\ fetching'   = [fetching EXCEPT ![c] = m.parts]
+               /\ taken'      = [taken EXCEPT ![c] = [p \in Partitions |-> IF p \in m.parts THEN OffsetIn(m.offs, p) ELSE 0]]
                /\ fetchEpoch' = [fetchEpoch EXCEPT ![c] = m.epoch]
                /\ cepoch'     = [cepoch EXCEPT ![c] = m.epoch]
                /\ lease'      = [lease EXCEPT ![c] = Lease]
                /\ toB'        = [toB EXCEPT ![c] = Append(@, Reply("StartResponse", m.epoch, m.gen))]
-          ELSE UNCHANGED <<leaves, cst, cgen, fetching, fetchEpoch, cepoch, lease, toB>>
+          ELSE UNCHANGED <<leaves, cst, cgen, fetching, fetchEpoch, cepoch, lease, toB, taken>>
     /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, chan>>
+
+\* The application takes the next record of a partition it fetches: its
+\* position advances (an abstract log: positions 0..MaxPos; the consumer
+\* runtime's poll loop).
+Consume(c, p) ==
+    /\ cst[c] = "FETCHING"
+    /\ p \in fetching[c]
+    /\ taken[c][p] < MaxPos
+    /\ taken' = [taken EXCEPT ![c][p] = @ + 1]
+    /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, cst, cgen, cepoch, fetchEpoch, lease, fetching, netVars>>
 
 \* The application calls shutdown() (DESIGN §6 Consumer API): close every
 \* fetcher, send Leave; the consumer may subscribe again later, once the
@@ -580,6 +797,7 @@ Leave(c) ==
     /\ lease'      = [lease EXCEPT ![c] = 0]
     /\ cgen'       = [cgen EXCEPT ![c] = 0]
     /\ fetching'   = [fetching EXCEPT ![c] = {}]
+    /\ taken'      = [taken EXCEPT ![c] = NoTaken]
     /\ fetchEpoch' = [fetchEpoch EXCEPT ![c] = 0]
     /\ toB'        = [toB EXCEPT ![c] = Append(@, Reply("Leave", cepoch[c], 0))]
     /\ UNCHANGED <<zkVars, envVars, coordVars, cepoch, chan, toC>>
@@ -593,6 +811,7 @@ OnClosed(c) ==
     /\ lease'      = [lease EXCEPT ![c] = 0]
     /\ cgen'       = [cgen EXCEPT ![c] = 0]
     /\ fetching'   = [fetching EXCEPT ![c] = {}]
+    /\ taken'      = [taken EXCEPT ![c] = NoTaken]
     /\ fetchEpoch' = [fetchEpoch EXCEPT ![c] = 0]
     /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, cepoch, netVars>>
 
@@ -604,12 +823,15 @@ BrokerStep(b) ==
     \/ ZkExpireSession(b) \/ ZkClientExpired(b) \/ HandleNewSession(b)
     \/ Elect(b) \/ EndLeaseWait(b)
     \/ RunStart(b) \/ WriteOwners(b) \/ SendStarts(b) \/ FinishRun(b)
+    \/ BeginHandover(b) \/ HandOver(b) \/ ZkAnswer(b)
     \/ \E c \in Consumers :
          \/ HandleRegister(b, c) \/ DeclareFailed(b, c) \/ RemoveFailed(b, c)
          \/ OnStopResponse(b, c) \/ OnStartResponse(b, c) \/ HandleLeave(b, c)
+         \/ OnHandoverStopped(b, c)
 
 ConsumerStep(c) ==
     \/ Discover(c) \/ OnRegisterResponse(c) \/ OnPing(c) \/ OnStop(c) \/ OnStart(c) \/ OnClosed(c)
+    \/ \E p \in Partitions : Consume(c, p)
 
 Next ==
     \/ Tick

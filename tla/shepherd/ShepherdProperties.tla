@@ -5,9 +5,12 @@
 (***************************************************************************)
 EXTENDS ShepherdActions
 
+Offsets == SUBSET (Partitions \X (0..MaxPos))
 ToCMsgs == [type : ToConsumerTypes, epoch : 0..MaxEpoch, gen : 0..MaxGen,
-            parts : SUBSET Partitions, age : 0..MaxDelay]
-ToBMsgs == [type : ToBrokerTypes, epoch : 0..MaxEpoch, gen : 0..MaxGen]
+            parts : SUBSET Partitions, offs : Offsets, age : 0..MaxDelay]
+ToBMsgs == [type : ToBrokerTypes, epoch : 0..MaxEpoch, gen : 0..MaxGen, offs : Offsets]
+OffsetWrites == SUBSET (Partitions \X (0..MaxPos) \X Consumers)
+ZkRequests == [kind : {"offsets", "handover"}, epoch : 1..MaxEpoch, ops : OffsetWrites]
 
 TypeOK ==
     /\ zkAlive        \in [Brokers -> BOOLEAN]
@@ -16,6 +19,12 @@ TypeOK ==
     /\ zkGen          \in 0..MaxGen
     /\ zkOwners       \in [Partitions -> Consumers \cup {None}]
     /\ staleWrite     \in BOOLEAN
+    /\ zkOffset       \in [Partitions -> 0..MaxPos]
+    /\ zkHandover     \in BOOLEAN
+    /\ offsetRegressed \in BOOLEAN
+    /\ offsetForeign  \in BOOLEAN
+    /\ offsetLost     \in BOOLEAN
+    /\ handovers      \in 0..MaxHandovers
     /\ link           \in [Brokers -> {"UP", "DOWN"}]
     /\ paused         \in [Brokers -> BOOLEAN]
     /\ sinceAck       \in [Brokers -> 0..SessionTimeout]
@@ -34,12 +43,16 @@ TypeOK ==
     /\ stopSet        \in [Brokers -> SUBSET Consumers]
     /\ acked          \in [Brokers -> SUBSET Consumers]
     /\ asg            \in [Brokers -> [Partitions -> Consumers \cup {None}]]
+    /\ wQueued        \in [Brokers -> OffsetWrites]
+    /\ \A b \in Brokers : \A i \in 1..Len(zkReqs[b]) : zkReqs[b][i] \in ZkRequests
+    /\ hoAcc          \in [Brokers -> [Partitions -> 0..MaxPos]]
     /\ cst            \in [Consumers -> ConsumerStates]
     /\ cgen           \in [Consumers -> 0..MaxGen]
     /\ cepoch         \in [Consumers -> 0..MaxEpoch]
     /\ fetchEpoch     \in [Consumers -> 0..MaxEpoch]
     /\ lease          \in [Consumers -> 0..Lease]
     /\ fetching       \in [Consumers -> SUBSET Partitions]
+    /\ taken          \in [Consumers -> [Partitions -> 0..MaxPos]]
     /\ chan           \in [Consumers -> Brokers \cup {None}]
     /\ leaves         \in 0..MaxLeaves
     /\ \A c \in Consumers : \A i \in 1..Len(toC[c]) : toC[c][i] \in ToCMsgs
@@ -51,12 +64,29 @@ TypeOK ==
 ExclusiveOwnership ==
     \A c1, c2 \in Consumers : c1 # c2 => fetching[c1] \cap fetching[c2] = {}
 
-\* DESIGN §7: ZooKeeper never holds a coordinator write whose epoch was stale
-\* when it committed; owners are members of the generation written.
-\* (Offsets are not modelled yet: "never decreases" and "only the owner's"
-\* are not checked.)
+\* DESIGN §7: a committed offset never decreases (history: no offset write
+\* committed a value below the committed one).
+OffsetsNeverGoBackwards ==
+    ~offsetRegressed
+
+\* DESIGN §7: ZooKeeper never holds a coordinator write (owners, generation,
+\* offsets) whose epoch was stale when it committed; a committed offset never
+\* decreases; offsets are written only for the partition's owner in the
+\* current generation (the reporter of every committed offset write was the
+\* owner recorded in ZooKeeper when it committed).
 FencedWrites ==
     /\ ~staleWrite
+    /\ OffsetsNeverGoBackwards
+    /\ ~offsetForeign
+
+\* Graceful handover (DESIGN §5; not in DESIGN §7): once the handover record
+\* of epoch e is written, every offset the coordinator of e acknowledged (in
+\* a Stop answer, or pending when the handover began) is committed: the next
+\* coordinator starts every partition where its consumer stopped, so a
+\* graceful handover re-delivers nothing (docs/consumer.md).  History:
+\* checked when the record commits.
+HandoverLosesNoOffset ==
+    ~offsetLost
 
 \* DESIGN §7: each epoch belongs to one broker; at most one broker acts with
 \* the highest epoch, and it holds the election node.
@@ -98,18 +128,27 @@ AssignmentWellFormed ==
 (* recovery step (Tick, Resume, HealZk, the client hearing Expired, the core *)
 (* handling it, election, the run, the consumers); none on the faults        *)
 (* (Pause, CutZk, ZkExpireSession), which are bounded by counters; none on  *)
-(* Leave (MaxLeaves = 0 in the liveness run).                              *)
+(* Leave (MaxLeaves = 0 in the liveness run) nor on BeginHandover (an       *)
+(* operator's request, bounded by MaxHandovers).                           *)
 
+\* Tick is strongly fair: time passes whenever it is not blocked forever.  A
+\* handing-over coordinator holds the election node but answers Register with
+\* NOT_COORDINATOR, and a consumer whose lease ran out rediscovers at once, so
+\* with weak fairness TLC found a loop of rejected Registers in which time
+\* never passes (Tick is disabled while the answer is in flight); a real
+\* consumer retries with backoff, and the clock does not stop.
 Fairness ==
-    /\ WF_vars(Tick)
+    /\ SF_vars(Tick)
     /\ \A b \in Brokers :
          /\ WF_vars(Resume(b)) /\ WF_vars(HealZk(b))
          /\ WF_vars(ZkClientExpired(b)) /\ WF_vars(HandleNewSession(b))
          /\ WF_vars(Elect(b)) /\ WF_vars(EndLeaseWait(b))
          /\ WF_vars(RunStart(b)) /\ WF_vars(WriteOwners(b)) /\ WF_vars(SendStarts(b)) /\ WF_vars(FinishRun(b))
+         /\ WF_vars(HandOver(b)) /\ WF_vars(ZkAnswer(b))
          /\ \A c \in Consumers :
               /\ WF_vars(HandleRegister(b, c)) /\ WF_vars(DeclareFailed(b, c)) /\ WF_vars(RemoveFailed(b, c))
               /\ WF_vars(OnStopResponse(b, c)) /\ WF_vars(OnStartResponse(b, c))
+              /\ WF_vars(OnHandoverStopped(b, c))
     /\ \A c \in Consumers : WF_vars(ConsumerStep(c))
 
 LivenessSpec == Init /\ [][Next]_vars /\ Fairness
