@@ -134,43 +134,40 @@ public final class ZkAdmin implements AutoCloseable {
 
     /** The node's data, or empty if it does not exist (also if it was deleted while we read). */
     public Optional<byte[]> data(String path) {
-        try {
-            return Optional.ofNullable(handle().getData(path, false, null));
-        } catch (KeeperException.NoNodeException e) {
-            return Optional.empty();
-        } catch (KeeperException e) {
-            throw failed("getData(" + path + ")", e);
-        } catch (InterruptedException e) {
-            throw interrupted("getData(" + path + ")", e);
-        }
+        return read("getData(" + path + ")", Optional.empty(),
+                zk -> Optional.ofNullable(zk.getData(path, false, null)));
     }
 
     /** The node's children, or none if it does not exist. */
     public List<String> children(String path) {
-        try {
-            return handle().getChildren(path, false);
-        } catch (KeeperException.NoNodeException e) {
-            return List.of();
-        } catch (KeeperException e) {
-            throw failed("getChildren(" + path + ")", e);
-        } catch (InterruptedException e) {
-            throw interrupted("getChildren(" + path + ")", e);
-        }
+        return read("getChildren(" + path + ")", List.of(), zk -> zk.getChildren(path, false));
     }
 
     /** The node's data and version, or empty if it does not exist. */
     public Optional<Node> node(String path) {
-        try {
+        return read("getData(" + path + ")", Optional.empty(), zk -> {
             Stat stat = new Stat();
-            byte[] data = handle().getData(path, false, stat);
+            byte[] data = zk.getData(path, false, stat);
             return Optional.of(new Node(data == null ? new byte[0] : data, stat.getVersion()));
+        });
+    }
+
+    /** One read whose answer for a missing node is {@code absent}; other failures become an AdminException. */
+    private <T> T read(String what, T absent, ZkCall<T> call) {
+        try {
+            return call.on(handle());
         } catch (KeeperException.NoNodeException e) {
-            return Optional.empty();
+            return absent;
         } catch (KeeperException e) {
-            throw failed("getData(" + path + ")", e);
+            throw failed(what, e);
         } catch (InterruptedException e) {
-            throw interrupted("getData(" + path + ")", e);
+            throw interrupted(what, e);
         }
+    }
+
+    @FunctionalInterface
+    private interface ZkCall<T> {
+        T on(ZooKeeper zk) throws KeeperException, InterruptedException;
     }
 
     /** A node's data and the version it was read at. */
