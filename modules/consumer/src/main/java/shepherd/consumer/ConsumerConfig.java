@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import shepherd.protocol.IdRule;
 import shepherd.protocol.OffsetReset;
 
 /**
@@ -29,7 +30,7 @@ import shepherd.protocol.OffsetReset;
  */
 public final class ConsumerConfig {
     /** Ids become znode names on the coordinator's side, which refuses anything else (INVALID_REGISTRATION). */
-    public static final int ID_LENGTH_MAX = 255;
+    public static final int ID_LENGTH_MAX = IdRule.LENGTH_MAX;
     public static final int PING_INTERVAL_MS_MIN = 10;
     public static final int PING_INTERVAL_MS_MAX = 3_600_000;
     public static final int MAX_PING_RETRIES_MAX = 100;
@@ -378,7 +379,7 @@ public final class ConsumerConfig {
             }
             StringBuilder clean = new StringBuilder();
             for (char c : host.toCharArray()) {
-                clean.append(idChar(c) ? c : '_');
+                clean.append(IdRule.allowed(c) ? c : '_');
             }
             String suffix = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
             int room = ID_LENGTH_MAX - suffix.length() - 1;
@@ -386,21 +387,11 @@ public final class ConsumerConfig {
             return base + "-" + suffix;
         }
 
-        private static boolean idChar(char c) {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '.' || c == '_' || c == '-';
-        }
-
         /** The coordinator's rule for ids (they become znode names), checked here so the mistake shows at once. */
         private static void checkId(String setting, String value) {
-            require(!value.isEmpty(), setting, "is empty");
-            require(value.length() <= ID_LENGTH_MAX, setting,
-                    "'" + value + "' is " + value.length() + " characters long, more than " + ID_LENGTH_MAX);
-            require(!value.equals(".") && !value.equals(".."), setting, "'" + value + "' is reserved");
-            for (int i = 0; i < value.length(); i++) {
-                require(idChar(value.charAt(i)), setting, "'" + value + "' has the character '" + value.charAt(i)
-                        + "' at index " + i + "; allowed are letters, digits, '.', '_' and '-'");
-            }
+            IdRule.violation(value).ifPresent(reason -> {
+                throw new InvalidConsumerConfigException(setting, reason);
+            });
         }
 
         private static void range(String setting, long value, long min, long max) {

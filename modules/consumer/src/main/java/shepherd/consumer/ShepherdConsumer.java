@@ -18,6 +18,7 @@ import shepherd.consumer.internal.ConsumerRuntime;
 import shepherd.consumer.internal.StreamQueue;
 import shepherd.consumer.internal.StreamRouter;
 import shepherd.protocol.ErrorCode;
+import shepherd.protocol.IdRule;
 import shepherd.protocol.StaticSubscription;
 import shepherd.protocol.TopicStreams;
 import shepherd.protocol.WildcardSubscription;
@@ -260,12 +261,8 @@ public final class ShepherdConsumer implements AutoCloseable {
     }
 
     private static void checkTopic(String topic) {
-        boolean ok = !topic.isEmpty() && topic.length() <= ConsumerConfig.ID_LENGTH_MAX && !topic.equals(".")
-                && !topic.equals("..") && topic.chars().allMatch(c -> Character.isLetterOrDigit(c) && c < 128
-                || c == '.' || c == '_' || c == '-');
-        if (!ok) {
-            throw new InvalidConsumerConfigException("topicCountMap", "topic '" + topic
-                    + "' is not a valid name (1–255 of letters, digits, '.', '_', '-')");
-        }
+        IdRule.violation(topic).ifPresent(reason -> {
+            throw new InvalidConsumerConfigException("topicCountMap", "topic " + reason);
+        });
     }
 }

@@ -3,6 +3,7 @@ package shepherd.coordination;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
+import shepherd.protocol.IdRule;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -20,7 +21,6 @@ import shepherd.protocol.WildcardSubscription;
 final class Subscriptions {
     static final int STREAMS_MAX = 1_024;
     static final int TOPICS_MAX = 10_000;
-    static final int ID_LENGTH_MAX = 255;
     static final int PING_INTERVAL_MS_MIN = 10;
     static final int PING_INTERVAL_MS_MAX = 3_600_000;
     static final int PING_RETRIES_MAX = 100;
@@ -104,27 +104,9 @@ final class Subscriptions {
         return Optional.empty();
     }
 
-    /** Ids become znode names: non-empty, bounded, and free of characters ZooKeeper paths give meaning to. */
+    /** Ids become znode names: the shared {@link IdRule}, with the field named first. */
     static Optional<String> invalidId(String field, String value) {
-        if (value.isEmpty()) {
-            return Optional.of(field + " is empty");
-        }
-        if (value.length() > ID_LENGTH_MAX) {
-            return Optional.of(field + " is " + value.length() + " characters long, more than " + ID_LENGTH_MAX);
-        }
-        if (value.equals(".") || value.equals("..")) {
-            return Optional.of(field + " " + quoted(value) + " is reserved");
-        }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '.' || c == '_' || c == '-';
-            if (!ok) {
-                return Optional.of(field + " " + quoted(value) + " has the character " + quoted(String.valueOf(c))
-                        + " at index " + i + "; allowed are letters, digits, '.', '_' and '-'");
-            }
-        }
-        return Optional.empty();
+        return IdRule.violation(value).map(reason -> field + " " + reason);
     }
 
     private static String quoted(String s) {
