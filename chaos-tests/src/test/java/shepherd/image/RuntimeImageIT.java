@@ -57,10 +57,13 @@ class RuntimeImageIT {
                     "--listen-host", "127.0.0.1", "--port", "0", "--zookeeper", zk.connectString())
                     .redirectErrorStream(true).start();
             broker.getOutputStream().close();
-            StringBuilder output = new StringBuilder();
+            StringBuffer output = new StringBuffer();
             Thread reader = new Thread(() -> {
-                try {
-                    output.append(new String(broker.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(broker.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                        output.append(line).append('\n');
+                    }
                 } catch (IOException e) {
                     output.append(e);
                 }
@@ -68,7 +71,9 @@ class RuntimeImageIT {
             reader.start();
             try (ZooKeeper client = connect(zk.connectString())) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (client.exists("/brokers/ids/4", false) == null) {
+                // "listening on" comes once the command catches SIGTERM; a signal before that is the JVM's own.
+                while (client.exists("/brokers/ids/4", false) == null
+                        || !output.toString().contains("broker 4 listening on")) {
                     assertTrue(System.nanoTime() < deadline, "broker 4 never registered:\n" + output);
                     assertTrue(broker.isAlive(), "the broker exited:\n" + output);
                     Thread.sleep(50); // polling interval of a condition with a deadline
