@@ -12,4 +12,9 @@ module shepherd.broker {
     requires jdk.httpserver;
 
     exports shepherd.broker;
+    // Exported to everyone: a test build's provider lives on the class path, in the unnamed module.
+    exports shepherd.broker.spi;
+
+    // Fault-injection test builds only; no provider ships in the runtime image (test.fencing, docs/broker.md).
+    uses shepherd.broker.spi.TestSupport;
 }

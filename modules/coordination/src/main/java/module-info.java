@@ -15,8 +15,9 @@ module shepherd.coordination {
 
     exports shepherd.coordination;
     exports shepherd.coordination.assign;
-    // Negative-control switches: the simulation puts seed defects back to prove its checkers catch them.
-    exports shepherd.coordination.defect to shepherd.testkit, shepherd.simulation;
+    // Negative-control switches: the simulation puts seed defects back to prove its checkers catch them, and the
+    // broker does under test.fencing=disabled, which only a fault-injection test build may set.
+    exports shepherd.coordination.defect to shepherd.testkit, shepherd.simulation, shepherd.broker;
 
     uses shepherd.coordination.assign.Assignor;
 

@@ -3,6 +3,7 @@ package shepherd.broker;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import shepherd.coordination.Coordinator;
 import shepherd.coordination.CoordinatorEvent;
+import shepherd.coordination.defect.Defect;
 import shepherd.protocol.BrokerInfo;
 import shepherd.transport.TransportServer;
 import shepherd.zookeeper.ZooKeeperAdapter;
@@ -68,7 +70,7 @@ public final class Broker implements AutoCloseable {
     public static Broker start(BrokerConfig config) throws IOException {
         Objects.requireNonNull(config, "config");
         LongSupplier clock = () -> System.nanoTime() / 1_000_000; // monotonic: the lease arithmetic needs it
-        Coordinator core = new Coordinator(config.coordinatorConfig());
+        Coordinator core = coordinator(config);
         ZooKeeperAdapter[] adapterRef = new ZooKeeperAdapter[1];
         BrokerMetrics metrics = new BrokerMetrics(config.brokerId());
         BrokerLoop loop = new BrokerLoop(core, clock, effect -> adapterRef[0].execute(effect),
@@ -83,8 +85,9 @@ public final class Broker implements AutoCloseable {
                 metricsServer = MetricsServer.start(config.metricsBindHost(), config.metricsPort(),
                         () -> scrape(loop, metrics), "shepherd-broker-metrics-" + config.brokerId());
             }
-            adapter = ZooKeeperAdapter.open(ZooKeeperAdapter.Config.of(config.zookeeperConnect(),
-                    (int) config.sessionTimeoutMs(), config.brokerId()), loop::enqueue, clock);
+            ZooKeeperAdapter.Config zk = ZooKeeperAdapter.Config.of(config.zookeeperConnect(),
+                    (int) config.sessionTimeoutMs(), config.brokerId());
+            adapter = ZooKeeperAdapter.open(config.fencing() ? zk : zk.withoutEpochBump(), loop::enqueue, clock);
         } catch (IOException | RuntimeException e) {
             if (metricsServer != null) {
                 metricsServer.close();
@@ -113,6 +116,20 @@ public final class Broker implements AutoCloseable {
                 + " metricsPort={}", config.brokerId(), config.listenHost(), server.port(), host, port,
                 config.zookeeperConnect(), config.sessionTimeoutMs(), broker.metricsPort());
         return broker;
+    }
+
+    /**
+     * The core, or under {@code test.fencing=disabled} (which {@link BrokerConfig} admits only in a test build) the
+     * seed's unfenced coordinator: no epoch check on writes, commands without a provably live session, no
+     * post-election lease wait. With the adapter's unbumped election that is the chaos suite's negative control.
+     */
+    private static Coordinator coordinator(BrokerConfig config) {
+        if (config.fencing()) {
+            return new Coordinator(config.coordinatorConfig());
+        }
+        LOG.warn("FENCING DISABLED ({}={}): broker {} is unsafe, for fault-injection tests only",
+                BrokerConfig.TEST_FENCING, BrokerConfig.FENCING_DISABLED, config.brokerId());
+        return new Coordinator(config.coordinatorConfig(), EnumSet.of(Defect.NO_FENCING, Defect.NO_LEASE_WAIT));
     }
 
     /**

@@ -4,7 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 import java.util.Set;
+import shepherd.broker.spi.TestSupport;
 import shepherd.coordination.CoordinatorConfig;
 import shepherd.transport.TransportConfig;
 
@@ -39,6 +42,10 @@ import shepherd.transport.TransportConfig;
  * @param metricsHost             address the metrics HTTP server binds; empty: {@code listenHost}
  * @param metricsPort             port of the metrics HTTP server ({@code GET /metrics}); {@link #METRICS_OFF}: no
  *                                server; 0 picks a free port (tests)
+ * @param fencing                 true (always, in production): epoch bump, fenced writes, live-session bound and
+ *                                post-election lease wait. False only in fault-injection test builds
+ *                                ({@code test.fencing=disabled}), refused unless a {@link TestSupport} provider
+ *                                permits it: the chaos suite's negative control
  */
 public record BrokerConfig(
         int brokerId,
@@ -58,7 +65,8 @@ public record BrokerConfig(
         long shutdownTimeoutMs,
         long handoverGraceMs,
         String metricsHost,
-        int metricsPort) {
+        int metricsPort,
+        boolean fencing) {
 
     public static final String BROKER_ID = "broker.id";
     public static final String LISTEN_HOST = "listen.host";
@@ -78,6 +86,10 @@ public record BrokerConfig(
     public static final String HANDOVER_GRACE_MS = "handover.grace.ms";
     public static final String METRICS_HOST = "metrics.host";
     public static final String METRICS_PORT = "metrics.port";
+    /** {@code enabled} (default) or {@code disabled}; the latter in fault-injection test builds only. */
+    public static final String TEST_FENCING = "test.fencing";
+    static final String FENCING_ENABLED = "enabled";
+    static final String FENCING_DISABLED = "disabled";
 
     /** {@link #metricsPort()} when no metrics server is wanted (the key is absent or empty). */
     public static final int METRICS_OFF = -1;
@@ -88,7 +100,7 @@ public record BrokerConfig(
     public static final Set<String> KEYS = Set.of(BROKER_ID, LISTEN_HOST, LISTEN_PORT, ADVERTISED_HOST,
             ADVERTISED_PORT, ZOOKEEPER_CONNECT, SESSION_TIMEOUT_MS, REBALANCE_STOP_TIMEOUT_MS,
             REBALANCE_START_TIMEOUT_MS, LEASE_SAFETY_MARGIN_MS, MESSAGE_DELAY_MAX_MS, CLOCK_DRIFT_PPM, FRAME_BYTES_MAX,
-            REQUEST_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS, HANDOVER_GRACE_MS, METRICS_HOST, METRICS_PORT);
+            REQUEST_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS, HANDOVER_GRACE_MS, METRICS_HOST, METRICS_PORT, TEST_FENCING);
 
     static final String DEFAULT_LISTEN_HOST = "0.0.0.0";
     static final int DEFAULT_LISTEN_PORT = 9092;
@@ -132,6 +144,9 @@ public record BrokerConfig(
                     LEASE_SAFETY_MARGIN_MS + " must be below " + SESSION_TIMEOUT_MS + " / 3 (" + sessionTimeoutMs / 3
                             + "), got " + leaseSafetyMarginMs);
         }
+        if (!fencing) {
+            throwIfFencingOffNotPermitted(testSupportProviders());
+        }
     }
 
     /** The defaults for a broker with this id on this ZooKeeper ensemble. */
@@ -140,7 +155,7 @@ public record BrokerConfig(
                 DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_REBALANCE_STOP_TIMEOUT_MS, DEFAULT_REBALANCE_START_TIMEOUT_MS,
                 DEFAULT_LEASE_SAFETY_MARGIN_MS, DEFAULT_MESSAGE_DELAY_MAX_MS, DEFAULT_CLOCK_DRIFT_PPM,
                 DEFAULT_FRAME_BYTES_MAX, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
-                DEFAULT_HANDOVER_GRACE_MS, "", METRICS_OFF);
+                DEFAULT_HANDOVER_GRACE_MS, "", METRICS_OFF, true);
     }
 
     /** True if the broker serves {@code GET /metrics}. */
@@ -219,6 +234,9 @@ public record BrokerConfig(
         if (metricsPort != METRICS_OFF) {
             m.put(METRICS_PORT, Integer.toString(metricsPort));
         }
+        if (!fencing) {
+            m.put(TEST_FENCING, FENCING_DISABLED); // the default stays out: a production file never names it
+        }
         return m;
     }
 
@@ -252,7 +270,45 @@ public record BrokerConfig(
                 parse(values, SHUTDOWN_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, 0, 600_000),
                 parse(values, HANDOVER_GRACE_MS, DEFAULT_HANDOVER_GRACE_MS, 0, 600_000),
                 string(values, METRICS_HOST, ""),
-                metricsPort(values.get(METRICS_PORT)));
+                metricsPort(values.get(METRICS_PORT)),
+                fencing(values.get(TEST_FENCING)));
+    }
+
+    private static boolean fencing(String raw) {
+        String value = raw == null ? FENCING_ENABLED : raw.trim();
+        if (value.equals(FENCING_ENABLED) || value.equals(FENCING_DISABLED)) {
+            return value.equals(FENCING_ENABLED);
+        }
+        throw new InvalidConfigException(TEST_FENCING, raw, TEST_FENCING + " must be '" + FENCING_ENABLED + "' or '"
+                + FENCING_DISABLED + "' (test builds only), got '" + raw + "'");
+    }
+
+    /**
+     * {@code test.fencing=disabled} turns a broker into the seed's unfenced coordinator, which loses exclusive
+     * ownership after a pause beyond the session timeout. A production broker must never run so by mistake (a stray
+     * line in a properties file), so the setting needs a second, deliberate act: a fault-injection test build
+     * putting a {@link TestSupport} provider that permits it where the broker's {@link ServiceLoader} finds it. The
+     * runtime image ships none.
+     */
+    static void throwIfFencingOffNotPermitted(Iterable<TestSupport> providers) {
+        String found;
+        try {
+            for (TestSupport provider : providers) {
+                if (provider.permitsFencingDisabled()) {
+                    return;
+                }
+            }
+            found = "no " + TestSupport.class.getName() + " provider permitting it was found";
+        } catch (ServiceConfigurationError e) {
+            found = "the " + TestSupport.class.getName() + " providers could not be loaded (" + e.getMessage() + ")";
+        }
+        throw new InvalidConfigException(TEST_FENCING, FENCING_DISABLED, TEST_FENCING + "=" + FENCING_DISABLED
+                + " is available only in fault-injection test builds: " + found + " (a production broker always"
+                + " fences; the runtime image ships no provider)");
+    }
+
+    private static Iterable<TestSupport> testSupportProviders() {
+        return ServiceLoader.load(TestSupport.class);
     }
 
     /** Absent or empty: no metrics server. Otherwise 0 – 65535 ({@code -1} is not a way to say "off" in a file). */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -128,7 +129,7 @@ class BrokerConfigTest {
     void theRecordConstructorValidatesAsWell() {
         InvalidConfigException e = assertThrows(InvalidConfigException.class,
                 () -> new BrokerConfig(1, "0.0.0.0", 9092, "", 0, "zk:2181", 500, 2_000, 5_000, 100, 500, 1_000,
-                        1 << 20, 10_000, 30_000, 1_000, "", BrokerConfig.METRICS_OFF));
+                        1 << 20, 10_000, 30_000, 1_000, "", BrokerConfig.METRICS_OFF, true));
         assertEquals("session.timeout.ms", e.key());
     }
 
@@ -176,7 +177,54 @@ class BrokerConfigTest {
     void theRecordConstructorRejectsAMetricsPortOutOfRange() {
         InvalidConfigException e = assertThrows(InvalidConfigException.class,
                 () -> new BrokerConfig(1, "0.0.0.0", 9092, "", 0, "zk:2181", 6_000, 2_000, 5_000, 100, 500, 1_000,
-                        1 << 20, 10_000, 30_000, 1_000, "", 70_000));
+                        1 << 20, 10_000, 30_000, 1_000, "", 70_000, true));
         assertEquals("metrics.port", e.key());
+    }
+
+    // test.fencing: the chaos suite's negative control, refused unless a test build permits it.
+
+    @Test
+    void fencingIsOnByDefaultAndAProductionFileNeverNamesTheTestKey() {
+        BrokerConfig c = BrokerConfig.fromProperties(props("broker.id", "1"));
+        assertTrue(c.fencing());
+        assertFalse(c.toProperties().containsKey(BrokerConfig.TEST_FENCING));
+        assertTrue(BrokerConfig.fromProperties(props("broker.id", "1", "test.fencing", "enabled")).fencing());
+    }
+
+    @Test
+    void fencingDisabledIsRefusedWithoutATestSupportProvider() {
+        InvalidConfigException e = assertThrows(InvalidConfigException.class,
+                () -> BrokerConfig.fromProperties(props("broker.id", "1", "test.fencing", "disabled")));
+        assertEquals("test.fencing", e.key());
+        assertEquals("disabled", e.value());
+        assertTrue(e.getMessage().contains("test.fencing=disabled is available only in fault-injection test builds"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("no shepherd.broker.spi.TestSupport provider permitting it was found"),
+                e.getMessage());
+    }
+
+    @Test
+    void fencingDisabledIsRefusedByTheRecordConstructorAndByOverridesToo() {
+        assertThrows(InvalidConfigException.class,
+                () -> new BrokerConfig(1, "0.0.0.0", 9092, "", 0, "zk:2181", 6_000, 2_000, 5_000, 100, 500, 1_000,
+                        1 << 20, 10_000, 30_000, 1_000, "", BrokerConfig.METRICS_OFF, false));
+        BrokerConfig c = BrokerConfig.defaults(1, "zk:2181");
+        assertThrows(InvalidConfigException.class, () -> c.withOverrides(Map.of("test.fencing", "disabled")));
+    }
+
+    @Test
+    void fencingDisabledPassesOnlyWhenSomeProviderPermitsIt() {
+        BrokerConfig.throwIfFencingOffNotPermitted(List.of(() -> false, () -> true));
+        InvalidConfigException e = assertThrows(InvalidConfigException.class,
+                () -> BrokerConfig.throwIfFencingOffNotPermitted(List.of(() -> false)));
+        assertEquals("test.fencing", e.key());
+    }
+
+    @Test
+    void anUnknownFencingValueIsRefusedNamingKeyAndValue() {
+        InvalidConfigException e = assertThrows(InvalidConfigException.class,
+                () -> BrokerConfig.fromProperties(props("broker.id", "1", "test.fencing", "off")));
+        assertEquals("test.fencing", e.key());
+        assertEquals("test.fencing must be 'enabled' or 'disabled' (test builds only), got 'off'", e.getMessage());
     }
 }

@@ -325,9 +325,7 @@ public final class Coordinator {
     // ================================================================== election, session, reset
 
     private void onElectionWon(ElectionWon won) {
-        if (won.epoch() <= epoch) {
-            throw new IllegalStateException("epoch must grow: won " + won.epoch() + " after " + epoch);
-        }
+        throwIfEpochDidNotGrow(won.epoch());
         reset(null);
         role = Role.LOADING;
         epoch = won.epoch();
@@ -341,6 +339,17 @@ public final class Coordinator {
         read(new ZkRead.Groups());
         // Step 5 is the adapter's (it re-arms the session listener itself, D7); keep the session bound fresh.
         emit(new SetTimer(new CoordinatorTimer.KeepAlive(), now + config.keepAliveIntervalMs()));
+    }
+
+    /**
+     * Each win bumps {@code /consumers/epoch}, so a smaller or equal epoch means the adapter broke the election. The
+     * one allowed exception: without fencing (the negative control) the winner takes the version unbumped, so a
+     * broker that wins again after its session expired, with nobody winning in between, gets the same epoch.
+     */
+    private void throwIfEpochDidNotGrow(int won) {
+        if (won < epoch || won == epoch && !defects.contains(Defect.NO_FENCING)) {
+            throw new IllegalStateException("epoch must grow: won " + won + " after " + epoch);
+        }
     }
 
     /**

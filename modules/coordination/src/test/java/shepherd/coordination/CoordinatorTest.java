@@ -3,6 +3,7 @@ package shepherd.coordination;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static shepherd.coordination.CoordinatorDriver.only;
 import static shepherd.coordination.CoordinatorDriver.registration;
@@ -872,6 +873,25 @@ class CoordinatorTest {
             assertEquals(1, d.sent(1, PingRequest.class).size());
             assertFalse(d.all(Write.class).isEmpty());
             assertTrue(d.all(Write.class).stream().noneMatch(Write::fenced));
+        }
+
+        @Test
+        void winningTheSameEpochAgainIsABrokenElection() {
+            d.activate(EPOCH);
+            d.feed(new CoordinatorEvent.ZkExpired());
+            assertThrows(IllegalStateException.class, () -> d.win(EPOCH));
+        }
+
+        @Test
+        void withoutFencingAReElectionMayKeepTheEpoch() {
+            // The broker's negative control takes /consumers/epoch unbumped: re-winning it must not crash the core.
+            d = new CoordinatorDriver(Set.of(Defect.NO_FENCING));
+            d.activate(EPOCH);
+            d.feed(new CoordinatorEvent.ZkExpired());
+            d.win(EPOCH);
+            assertEquals(Coordinator.Role.LOADING, d.coordinator.role());
+            assertEquals(EPOCH, d.coordinator.epoch());
+            assertThrows(IllegalStateException.class, () -> d.win(EPOCH - 1), "an epoch still never shrinks");
         }
 
         @Test

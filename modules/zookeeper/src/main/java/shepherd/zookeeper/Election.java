@@ -15,6 +15,11 @@ import shepherd.zookeeper.ZnodeCodec.EpochValue;
  * and bumps {@code /consumers/epoch} conditionally on the version read just before, so winning and taking the new
  * epoch (the new data version) are one atomic step. NodeExists → an {@code exists} watch and LeaderObserved;
  * a lost reply → the node is ours iff its ephemeral owner is our current session. Runs on the adapter's thread.
+ *
+ * <p>Without {@link ZooKeeperAdapter.Config#epochBump} (the chaos suite's negative control) the multi is the create
+ * alone and the winner takes the version it read as its epoch: the seed's unfenced coordinator, whose successor
+ * cannot be told apart from it by epoch. The epoch node then keeps naming whoever last bumped it, so followers take
+ * the coordinator's id from the election node instead.
  */
 final class Election {
     private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperAdapter.class);
@@ -60,9 +65,9 @@ final class Election {
             boolean handover = adapter.decodeOrSkip(path, stat, () -> ZnodeCodec.decodeEpoch(path, data))
                     .map(EpochValue::handover).orElse(false);
             long sentAtMs = adapter.now();
-            List<Op> ops = List.of(
-                    Op.create(ZkPaths.COORDINATOR, ZnodeCodec.encodeCoordinator(adapter.config().brokerId()),
-                            Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL),
+            Op create = Op.create(ZkPaths.COORDINATOR, ZnodeCodec.encodeCoordinator(adapter.config().brokerId()),
+                    Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
+            List<Op> ops = !adapter.config().epochBump() ? List.of(create) : List.of(create,
                     Op.setData(ZkPaths.EPOCH,
                             ZnodeCodec.encodeEpoch(new EpochValue(adapter.config().brokerId(), false)), version));
             s.zk.multi(ops, (rc2, p, ctx2, results) -> adapter.post(s,
@@ -75,8 +80,8 @@ final class Election {
             return;
         }
         switch (code) {
-            // The multi committed: the epoch is the version our setData produced.
-            case OK -> won(version + 1, handover, sentAtMs);
+            // The multi committed: the epoch is the version our setData produced (unbumped: the one we read).
+            case OK -> won(adapter.config().epochBump() ? version + 1 : version, handover, sentAtMs);
             // Someone else holds the node: watch it, retry when it goes.
             case NODEEXISTS -> watchLeader(s, handover);
             // Another broker won and bumped the epoch between our read and our multi: read again.
@@ -136,16 +141,40 @@ final class Election {
                 resolveLostElection(s, handover);
             } else if (code == Code.OK) {
                 removeIfStale(s, stat);
-                s.zk.getData(ZkPaths.EPOCH, false, (rc2, p2, ctx2, data, epochStat) -> adapter.post(s, () -> {
-                    if (Code.get(rc2) == Code.OK) {
-                        adapter.decodeOrSkip(p2, epochStat, () -> ZnodeCodec.decodeEpoch(p2, data))
-                                .ifPresent(e -> adapter.emit(
-                                        new CoordinatorEvent.LeaderObserved(e.brokerId(), epochStat.getVersion())));
-                    }
-                }), null);
+                if (adapter.config().epochBump()) {
+                    observeLeader(s);
+                } else {
+                    observeUnbumpedLeader(s);
+                }
             } else if (code != Code.SESSIONEXPIRED) {
                 retryElectionLater(s);
             }
+        }), null);
+    }
+
+    /** The epoch node names the broker whose win produced its version: that is the coordinator. */
+    private void observeLeader(ZkSession s) {
+        s.zk.getData(ZkPaths.EPOCH, false, (rc, path, ctx, data, epochStat) -> adapter.post(s, () -> {
+            if (Code.get(rc) == Code.OK) {
+                adapter.decodeOrSkip(path, epochStat, () -> ZnodeCodec.decodeEpoch(path, data))
+                        .ifPresent(e -> adapter.emit(
+                                new CoordinatorEvent.LeaderObserved(e.brokerId(), epochStat.getVersion())));
+            }
+        }), null);
+    }
+
+    /** Without the bump the epoch node may name a deposed broker: the election node names the holder. */
+    private void observeUnbumpedLeader(ZkSession s) {
+        s.zk.getData(ZkPaths.COORDINATOR, false, (rc, path, ctx, data, nodeStat) -> adapter.post(s, () -> {
+            if (Code.get(rc) != Code.OK) {
+                return; // gone already: its deletion fires the watch and we run again
+            }
+            adapter.decodeOrSkip(path, nodeStat, () -> ZnodeCodec.decodeCoordinator(path, data)).ifPresent(id ->
+                    s.zk.exists(ZkPaths.EPOCH, false, (rc2, p2, ctx2, epochStat) -> adapter.post(s, () -> {
+                        if (Code.get(rc2) == Code.OK) {
+                            adapter.emit(new CoordinatorEvent.LeaderObserved(id, epochStat.getVersion()));
+                        }
+                    }), null));
         }), null);
     }
 

@@ -65,8 +65,12 @@ public final class ZooKeeperAdapter implements AutoCloseable {
     /**
      * @param retryMs       delay before retrying an election step or a registration after a transient failure
      * @param multiBytesMax size at which a write is cut into several multis, below the 1 MiB jute.maxbuffer
+     * @param epochBump     true (always, but in the chaos suite's negative control): a win bumps
+     *                      {@code /consumers/epoch}; false: the winner takes its current version unbumped, as the
+     *                      seed's unfenced coordinator did, so a new coordinator shares the deposed one's epoch
      */
-    public record Config(String connectString, int sessionTimeoutMs, int brokerId, long retryMs, int multiBytesMax) {
+    public record Config(String connectString, int sessionTimeoutMs, int brokerId, long retryMs, int multiBytesMax,
+                         boolean epochBump) {
         public Config {
             Objects.requireNonNull(connectString, "connectString");
             if (sessionTimeoutMs <= 0 || retryMs <= 0 || multiBytesMax <= 0) {
@@ -76,7 +80,12 @@ public final class ZooKeeperAdapter implements AutoCloseable {
         }
 
         public static Config of(String connectString, int sessionTimeoutMs, int brokerId) {
-            return new Config(connectString, sessionTimeoutMs, brokerId, 200, 900 * 1024);
+            return new Config(connectString, sessionTimeoutMs, brokerId, 200, 900 * 1024, true);
+        }
+
+        /** This configuration with elections that do not bump the epoch: the negative control's only use. */
+        public Config withoutEpochBump() {
+            return new Config(connectString, sessionTimeoutMs, brokerId, retryMs, multiBytesMax, false);
         }
     }
 

@@ -265,6 +265,42 @@ class ZooKeeperAdapterIT {
     }
 
     @Test
+    void withoutTheEpochBumpTheNextWinnerSharesTheDeposedCoordinatorsEpoch() throws Exception {
+        // The chaos suite's negative control (test.fencing=disabled): the seed's unfenced election.
+        EventLog logA = new EventLog();
+        EventLog logB = new EventLog();
+        int versionBefore = epochNodeAtVersion3().getVersion();
+        ZooKeeperAdapter a = adapter(ZooKeeperAdapter.Config.of(connectString, SESSION_TIMEOUT_MS, 1)
+                .withoutEpochBump(), logA);
+        a.execute(new CoordinatorEffect.RunForElection());
+        int epochA = logA.await(ElectionWon.class).epoch();
+        assertEquals(versionBefore, epochA, "the win took the version it read");
+        ZooKeeperAdapter b = adapter(ZooKeeperAdapter.Config.of(connectString, SESSION_TIMEOUT_MS, 2)
+                .withoutEpochBump(), logB);
+        b.execute(new CoordinatorEffect.RunForElection());
+        assertEquals(new LeaderObserved(1, epochA), logB.await(LeaderObserved.class),
+                "the holder's id comes from the election node, the epoch node never named it");
+
+        a.close(); // a crash: its election node goes with its session, nothing is handed over
+        assertEquals(epochA, logB.await(ElectionWon.class).epoch(), "same epoch as the deposed coordinator");
+        assertEquals(versionBefore, admin.exists(ZkPaths.EPOCH, false).getVersion(), "never bumped");
+        // So an unfenced write of the deposed epoch lands: nothing in ZooKeeper tells the two apart.
+        b.execute(new CoordinatorEffect.Write(1, epochA, false, List.of(new ZkOp.PutGroup("g", 1, "range"))));
+        logB.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 1);
+    }
+
+    /** An epoch node at version 3, as three earlier epochs would have left it. */
+    private Stat epochNodeAtVersion3() throws Exception {
+        byte[] data = ZnodeCodec.encodeEpoch(new ZnodeCodec.EpochValue(7, false));
+        admin.create(ZkPaths.CONSUMERS, new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        admin.create(ZkPaths.EPOCH, data, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        for (int version = 0; version < 3; version++) {
+            admin.setData(ZkPaths.EPOCH, data, version);
+        }
+        return admin.exists(ZkPaths.EPOCH, false);
+    }
+
+    @Test
     void aCleanHandoverIsSeenByTheNextWinner() throws Exception {
         EventLog logA = new EventLog();
         EventLog logB = new EventLog();
@@ -333,7 +369,7 @@ class ZooKeeperAdapterIT {
     @Test
     void aWriteBiggerThanOneMultiIsSplitAndAllOfItLands() throws Exception {
         EventLog log = new EventLog();
-        ZooKeeperAdapter a = adapter(new ZooKeeperAdapter.Config(connectString, SESSION_TIMEOUT_MS, 1, 200, 1_000),
+        ZooKeeperAdapter a = adapter(new ZooKeeperAdapter.Config(connectString, SESSION_TIMEOUT_MS, 1, 200, 1_000, true),
                 log);
         a.execute(new CoordinatorEffect.RunForElection());
         int epoch = log.await(ElectionWon.class).epoch();
