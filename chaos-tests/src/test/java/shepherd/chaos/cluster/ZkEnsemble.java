@@ -57,10 +57,15 @@ public final class ZkEnsemble implements AutoCloseable {
 
     private final Map<Integer, Member> members;
     private final QuorumLinks links;
+    /** Kills the members if the test JVM exits without {@link #close()}: no orphaned servers on a shared machine. */
+    private final Thread shutdownHook;
 
     private ZkEnsemble(Map<Integer, Member> members, QuorumLinks links) {
         this.members = members;
         this.links = links;
+        this.shutdownHook = new Thread(() -> members.values().forEach(m -> m.process().killNow()),
+                "zk-ensemble-killer");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /**
@@ -275,6 +280,10 @@ public final class ZkEnsemble implements AutoCloseable {
         int serving = 0;
         int leaders = 0;
         for (Member m : members.values()) {
+            if (m.process().exitedOnItsOwn()) {
+                throw new IllegalStateException("ZooKeeper member " + m.id() + " " + m.process().describe()
+                        + " on its own\n" + describe());
+            }
             if (!m.process().isAlive() || links.isIsolated(m.id())) {
                 continue;
             }
@@ -309,6 +318,11 @@ public final class ZkEnsemble implements AutoCloseable {
     /** Kills every member and deletes the proxies this ensemble created; the files stay for the report. */
     @Override
     public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // the hook is running or about to: it kills the members
+        }
         RuntimeException first = null;
         for (Member m : members.values()) {
             try {

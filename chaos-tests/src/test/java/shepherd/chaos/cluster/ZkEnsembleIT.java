@@ -2,6 +2,7 @@ package shepherd.chaos.cluster;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -130,6 +131,22 @@ class ZkEnsembleIT {
         } finally {
             ZkClients.closeQuietly(onlyHealed);
         }
+    }
+
+    @Test
+    void anIsolatedLeaderIsReplacedAndFollowsWhenHealed() throws Exception {
+        int leader = ensemble.leader().orElseThrow(() -> new AssertionError("no leader:\n" + ensemble.describe()));
+        ensemble.isolate(leader);
+
+        // The cut-off leader may still say "leader" for up to syncLimit; the new one has a newer zxid epoch.
+        Await.until("a leader other than the isolated member " + leader, RECOVERY_TIMEOUT,
+                () -> ensemble.leader().orElse(leader) == leader ? "leader is " + ensemble.leader() : null,
+                ensemble::describe);
+        ensemble.awaitQuorum(RECOVERY_TIMEOUT);
+
+        ensemble.heal(leader);
+        ensemble.awaitQuorum(RECOVERY_TIMEOUT);
+        assertEquals(ServerStatus.Mode.FOLLOWER, ensemble.mode(leader), ensemble::describe);
     }
 
     private static String othersConnectString(int excluded) {

@@ -28,6 +28,7 @@ final class ZkProcess {
     private final Path config;
     private final Path log;
     private Process process; // null before the first start
+    private boolean killed; // by us: its exit is expected
 
     ZkProcess(int id, Path config, Path log) {
         this.id = id;
@@ -44,6 +45,7 @@ final class ZkProcess {
         try {
             Files.writeString(log, "==== starting member " + id + " with " + config + "\n", StandardCharsets.UTF_8,
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            killed = false;
             process = new ProcessBuilder(command())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -58,10 +60,23 @@ final class ZkProcess {
         if (process == null) {
             return;
         }
+        killed = true;
         process.destroyForcibly();
         if (!process.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new IllegalStateException("ZooKeeper member " + id + " (pid " + process.pid()
                     + ") still runs " + EXIT_TIMEOUT.toSeconds() + " s after SIGKILL");
+        }
+    }
+
+    /** Started, not killed by us, and gone: it failed (a port taken, a corrupt log); waiting on it is pointless. */
+    synchronized boolean exitedOnItsOwn() {
+        return process != null && !killed && !process.isAlive();
+    }
+
+    /** For a shutdown hook: no waiting, no locks held long. */
+    synchronized void killNow() {
+        if (process != null) {
+            process.destroyForcibly();
         }
     }
 
