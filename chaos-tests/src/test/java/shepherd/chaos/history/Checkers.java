@@ -156,6 +156,25 @@ public final class Checkers {
         return out;
     }
 
+    /**
+     * {@code OneCoordinatorPerEpoch}: each epoch belongs to one election. Two elections with the same epoch — a
+     * broker that won without bumping {@code /consumers/epoch} — leave consumers unable to tell the deposed
+     * coordinator's commands from the new one's.
+     */
+    public static List<Violation> oneCoordinatorPerEpoch(History history) {
+        List<Violation> out = new ArrayList<>();
+        Map<Integer, Elected> first = new HashMap<>();
+        for (Elected e : history.of(Elected.class)) {
+            Elected before = first.putIfAbsent(e.epoch(), e);
+            if (before != null) {
+                out.add(new Violation("OneCoordinatorPerEpoch", "epoch " + e.epoch() + " was won by broker "
+                        + before.broker() + " at zxid " + before.zxid() + " and again by broker " + e.broker()
+                        + " at zxid " + e.zxid()));
+            }
+        }
+        return out;
+    }
+
     /** Every produced record of the group's topics was delivered at least once to the group. */
     public static List<Violation> noLostRecords(History history, Map<String, Set<String>> topicsByGroup) {
         List<Violation> out = new ArrayList<>();

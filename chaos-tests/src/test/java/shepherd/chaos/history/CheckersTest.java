@@ -88,6 +88,14 @@ class CheckersTest {
     }
 
     @Test
+    void oneCoordinatorPerEpochCatchesTwoElectionsWithOneEpoch() {
+        History clean = History.of(List.of(new Elected(1, 1, 1, 100), new Elected(3, 2, 2, 200)));
+        assertEquals(List.of(), Checkers.oneCoordinatorPerEpoch(clean));
+        History unbumped = History.of(List.of(new Elected(1, 1, 1, 100), new Elected(3, 2, 1, 200)));
+        assertEquals(1, Checkers.oneCoordinatorPerEpoch(unbumped).size());
+    }
+
+    @Test
     void fencedWritesCatchesAnOffsetGoingBack() {
         History h = History.of(List.of(new OffsetRead(1, G, "t", "1-0", 40), new OffsetRead(2, G, "t", "1-0", 30)));
         assertEquals(1, Checkers.fencedWrites(h).size());

@@ -47,4 +47,7 @@ public sealed interface Entry {
 
     /** The last fault was healed at {@code nanoTime}: liveness is judged from here. */
     record Healed(long nanoTime) implements Entry {}
+
+    /** A nemesis acted: {@code action} is {@code inject} or {@code heal}; {@code detail} names its targets. */
+    record Fault(long nanoTime, String nemesis, String action, String detail) implements Entry {}
 }

@@ -1,0 +1,87 @@
+package shepherd.chaos;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import shepherd.chaos.cluster.ChaosCluster;
+import shepherd.chaos.nemesis.Nemeses;
+import shepherd.chaos.nemesis.Nemeses.Phase;
+import shepherd.chaos.nemesis.Nemesis;
+import shepherd.chaos.run.ChaosRun;
+import shepherd.chaos.run.Report;
+
+/**
+ * The chaos suite of CI (DESIGN §8): every nemesis at least once, grouped into runs of related faults, each run a
+ * fresh cluster of real processes behind a real Toxiproxy. Each run writes {@code target/chaos/<run>/report.md}
+ * and {@code history.jsonl}; a run passes when its checkers find no violation. The negative control runs nemesis 2
+ * against brokers with fencing disabled and asserts that the checkers catch it.
+ */
+class ChaosIT {
+    private static final Path RUNS = Path.of("target", "chaos").toAbsolutePath();
+    private static final long SEED = Long.getLong("chaos.seed", 20261203L);
+
+    @Test
+    void coordinatorZooKeeperFaults() throws Exception {
+        assertNoViolation(run("coordinator-zookeeper", ChaosCluster.Settings.defaults(), List.of(
+                Nemeses.coordinatorZkPartition(Phase.IDLE),
+                Nemeses.shortDisconnect(),
+                Nemeses.coordinatorZkPartition(Phase.STOP),
+                Nemeses.coordinatorZkPartition(Phase.START),
+                Nemeses.coordinatorZkPartition(Phase.WRITE),
+                Nemeses.zkLinkResets(false),
+                Nemeses.zkLinkResets(true),
+                Nemeses.backToBackExpiries())));
+    }
+
+    @Test
+    void processFaults() throws Exception {
+        assertNoViolation(run("processes", ChaosCluster.Settings.defaults(), List.of(
+                Nemeses.pauseCoordinator(),
+                Nemeses.killCoordinator(),
+                Nemeses.killRandomBroker(),
+                Nemeses.pauseConsumer(),
+                Nemeses.isolateConsumer(true),
+                Nemeses.isolateConsumer(false))));
+    }
+
+    @Test
+    void zooKeeperEnsembleFaults() throws Exception {
+        assertNoViolation(run("zookeeper-ensemble", ChaosCluster.Settings.defaults(), List.of(
+                Nemeses.killZkLeader(),
+                Nemeses.isolateZkNode())));
+    }
+
+    @Test
+    void membershipChurnAndPartitionAdditions() throws Exception {
+        assertNoViolation(run("churn", ChaosCluster.Settings.defaults(), List.of(
+                Nemeses.churn(),
+                Nemeses.churn())));
+    }
+
+    /** CONVENTIONS 13: with fencing off, the paused zombie coordinator of nemesis 2 must be caught. */
+    @Test
+    void withoutFencingThePausedCoordinatorIsCaught() throws Exception {
+        Report.Result result = run("negative-control-fencing-off",
+                ChaosCluster.Settings.defaults().withFencingDisabled(), List.of(Nemeses.pauseCoordinator()));
+        assertFalse(result.violations().isEmpty(), "fencing was off, yet no checker saw anything:\n" + result.text());
+    }
+
+    private static Report.Result run(String name, ChaosCluster.Settings settings, List<Nemesis> nemeses)
+            throws Exception {
+        try (ChaosRun run = ChaosRun.start(name, RUNS.resolve(name), settings, SEED)) {
+            for (Nemesis n : nemeses) {
+                run.apply(n);
+            }
+            return run.finish();
+        }
+    }
+
+    private static void assertNoViolation(Report.Result result) {
+        assertEquals(List.of(), result.violations(), "see " + result.report() + "\n" + result.text());
+        assertTrue(result.text().contains("## Faults"), result.text());
+    }
+}

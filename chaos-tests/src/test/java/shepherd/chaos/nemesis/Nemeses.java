@@ -1,0 +1,330 @@
+package shepherd.chaos.nemesis;
+
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import shepherd.chaos.cluster.ChaosCluster;
+import shepherd.chaos.cluster.ChildProcess;
+import shepherd.chaos.cluster.Link;
+import shepherd.chaos.cluster.Waits;
+import shepherd.chaos.history.Entry;
+
+/**
+ * The chaos issue's ten nemeses. Durations derive from the run's settings: "beyond the session timeout" holds a
+ * fault for twice the session timeout (the server expires the session after one; the 3.9 client may declare it
+ * itself after 4/3), "short" is a quarter of it, "beyond the lease" is five leases.
+ */
+public final class Nemeses {
+    /** When, in a rebalance, a coordinator fault is aimed. */
+    public enum Phase { IDLE, STOP, START, WRITE }
+
+    /** The latency put on consumer links so that a rebalance phase lasts long enough to be aimed at. */
+    static final long PHASE_LATENCY_MS = 80;
+    private static final Duration SIGNAL_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration COORDINATOR_TIMEOUT = Duration.ofSeconds(60);
+
+    private Nemeses() {}
+
+    private static Nemesis of(int number, String name, FaultAction action) {
+        return new Nemesis() {
+            @Override
+            public int number() {
+                return number;
+            }
+
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void run(FaultContext context) throws Exception {
+                action.run(context);
+            }
+
+            @Override
+            public String toString() {
+                return number + ":" + name;
+            }
+        };
+    }
+
+    private interface FaultAction {
+        void run(FaultContext c) throws Exception;
+    }
+
+    /** 1. The coordinator's links to ZooKeeper blackholed beyond the session timeout, aimed at {@code phase}. */
+    public static Nemesis coordinatorZkPartition(Phase phase) {
+        return of(1, "coordinator-zk-partition(" + phase.name().toLowerCase() + ")", c -> aimed(c, phase, b -> {
+            List<Link> links = c.cluster().zkLinksOf(b);
+            links.forEach(Link::blackhole);
+            c.injected("broker " + b + " cut from every ZooKeeper node " + links);
+            Waits.hold(beyondSession(c));
+            links.forEach(Link::heal);
+            c.healed("broker " + b + " reaches ZooKeeper again");
+        }));
+    }
+
+    /** 2. SIGSTOP the coordinator beyond the session timeout, then SIGCONT: the paused zombie. */
+    public static Nemesis pauseCoordinator() {
+        return of(2, "pause-coordinator", c -> {
+            int b = c.cluster().awaitCoordinator(COORDINATOR_TIMEOUT);
+            ChildProcess p = c.cluster().broker(b);
+            p.pause();
+            c.injected("broker " + b + " (pid " + p.pid() + ") SIGSTOP");
+            Waits.hold(beyondSession(c));
+            p.resume();
+            c.healed("broker " + b + " SIGCONT");
+        });
+    }
+
+    /**
+     * 3. Back-to-back expiries: the coordinator's session expires; as soon as it has heard so (its
+     * {@code handleNewSession} runs) it is cut again and expires a second time; then the next coordinator's does.
+     */
+    public static Nemesis backToBackExpiries() {
+        return of(3, "back-to-back-expiries", c -> {
+            int b = c.cluster().awaitCoordinator(COORDINATOR_TIMEOUT);
+            ChildProcess p = c.cluster().broker(b);
+            int expiries = p.count("session expired");
+            List<Link> links = c.cluster().zkLinksOf(b);
+            links.forEach(Link::blackhole);
+            c.injected("broker " + b + " cut from ZooKeeper (first expiry)");
+            Waits.hold(beyondSession(c));
+            links.forEach(Link::heal);
+            boolean heard = Waits.until(() -> p.count("session expired") > expiries, SIGNAL_TIMEOUT);
+            links.forEach(Link::cut);
+            c.injected("broker " + b + " cut again " + (heard ? "while handling its expiry" : "(its expiry was not "
+                    + "logged within " + SIGNAL_TIMEOUT + ")"));
+            Waits.hold(beyondSession(c));
+            links.forEach(Link::heal);
+            c.healed("broker " + b + " reaches ZooKeeper again");
+            int next = c.cluster().awaitCoordinator(COORDINATOR_TIMEOUT);
+            List<Link> nextLinks = c.cluster().zkLinksOf(next);
+            nextLinks.forEach(Link::blackhole);
+            c.injected("broker " + next + " (the next coordinator) cut from ZooKeeper");
+            Waits.hold(beyondSession(c));
+            nextLinks.forEach(Link::heal);
+            c.healed("broker " + next + " reaches ZooKeeper again");
+        });
+    }
+
+    /** 4. A disconnect shorter than the session timeout: the coordinator pauses and resumes, no reset. */
+    public static Nemesis shortDisconnect() {
+        return of(4, "short-zk-disconnect", c -> {
+            int b = c.cluster().awaitCoordinator(COORDINATOR_TIMEOUT);
+            List<Link> links = c.cluster().zkLinksOf(b);
+            links.forEach(Link::cut);
+            c.injected("broker " + b + " disconnected from ZooKeeper");
+            Waits.hold(Duration.ofMillis(c.cluster().settings().sessionTimeoutMs() / 4));
+            links.forEach(Link::heal);
+            c.healed("broker " + b + " reconnects");
+        });
+    }
+
+    /** 5. One consumer cut from the coordinator, both directions or only coordinator → consumer. */
+    public static Nemesis isolateConsumer(boolean bothDirections) {
+        return of(5, "isolate-consumer(" + (bothDirections ? "both" : "one-way") + ")", c -> {
+            int b = c.cluster().awaitCoordinator(COORDINATOR_TIMEOUT);
+            String victim = busyConsumer(c);
+            Link link = c.cluster().consumerLink(victim, b);
+            if (bothDirections) {
+                link.blackhole();
+            } else {
+                link.oneWay(ToxicDirection.DOWNSTREAM);
+            }
+            c.injected("consumer " + victim + " cut from coordinator " + b + (bothDirections ? "" : " (pings lost, "
+                    + "answers pass)"));
+            Waits.hold(beyondLease(c));
+            link.heal();
+            c.healed("consumer " + victim + " reaches broker " + b + " again");
+        });
+    }
+
+    /** 6. SIGSTOP a consumer beyond its lease: the zombie consumer. */
+    public static Nemesis pauseConsumer() {
+        return of(6, "pause-consumer", c -> {
+            String victim = busyConsumer(c);
+            ChildProcess p = c.cluster().consumers().get(victim);
+            p.pause();
+            c.injected("consumer " + victim + " SIGSTOP");
+            Waits.hold(beyondLease(c));
+            p.resume();
+            c.healed("consumer " + victim + " SIGCONT");
+        });
+    }
+
+    /** 7. reset_peer or limit_data on the coordinator's ZooKeeper links during its writes: unknown outcomes. */
+    public static Nemesis zkLinkResets(boolean limitData) {
+        String kind = limitData ? "limit_data" : "reset_peer";
+        return of(7, "zk-" + kind.replace('_', '-') + "(write)", c -> aimed(c, Phase.WRITE, b -> {
+            List<Link> links = c.cluster().zkLinksOf(b);
+            for (Link l : links) {
+                if (limitData) {
+                    l.limitData(64);
+                } else {
+                    l.resetPeer(0);
+                }
+            }
+            c.injected(kind + " on broker " + b + "'s ZooKeeper links");
+            Waits.hold(Duration.ofMillis(c.cluster().settings().sessionTimeoutMs() / 2));
+            links.forEach(Link::heal);
+            c.healed("broker " + b + "'s ZooKeeper links are clean");
+        }));
+    }
+
+    /** 8a. The ZooKeeper leader killed (SIGKILL), restarted after a while. */
+    public static Nemesis killZkLeader() {
+        return of(8, "kill-zk-leader", c -> {
+            Waits.require(() -> c.cluster().zk().leader().isPresent(), COORDINATOR_TIMEOUT, () -> "no ZK leader");
+            int leader = c.cluster().zk().leader().getAsInt();
+            c.cluster().zk().kill(leader);
+            c.injected("ZooKeeper node " + leader + " (the leader) SIGKILL");
+            Waits.hold(beyondSession(c));
+            c.cluster().zk().restart(leader);
+            c.healed("ZooKeeper node " + leader + " restarted");
+        });
+    }
+
+    /** 8b. One ZooKeeper node (the leader: the harder case) cut from the quorum. */
+    public static Nemesis isolateZkNode() {
+        return of(8, "isolate-zk-node", c -> {
+            Waits.require(() -> c.cluster().zk().leader().isPresent(), COORDINATOR_TIMEOUT, () -> "no ZK leader");
+            int node = c.cluster().zk().leader().getAsInt();
+            c.cluster().zk().isolate(node);
+            c.injected("ZooKeeper node " + node + " (the leader) cut from the other two");
+            Waits.hold(beyondSession(c));
+            c.cluster().zk().heal(node);
+            c.healed("ZooKeeper node " + node + " rejoins");
+        });
+    }
+
+    /** 9a. kill -9 of the coordinator, restarted after a while. */
+    public static Nemesis killCoordinator() {
+        return of(9, "kill-coordinator", c -> killBroker(c, c.cluster().awaitCoordinator(COORDINATOR_TIMEOUT),
+                "the coordinator"));
+    }
+
+    /** 9b. kill -9 of a random broker (the run's seed picks it), restarted after a while. */
+    public static Nemesis killRandomBroker() {
+        return of(9, "kill-random-broker", c -> {
+            List<Integer> ids = new ArrayList<>(c.cluster().brokers().keySet());
+            killBroker(c, ids.get(c.random().nextInt(ids.size())), "picked at random");
+        });
+    }
+
+    private static void killBroker(FaultContext c, int b, String why) throws Exception {
+        ChildProcess p = c.cluster().broker(b);
+        p.kill();
+        c.injected("broker " + b + " (" + why + ") SIGKILL");
+        Waits.hold(Duration.ofMillis(c.cluster().settings().sessionTimeoutMs()));
+        int started = p.count("listening on");
+        p.start();
+        p.awaitLog("listening on", started + 1, Duration.ofSeconds(60));
+        c.healed("broker " + b + " restarted");
+    }
+
+    /**
+     * 10. Membership churn and partition additions during rebalances: a graceful leave, a crash, a new member,
+     * two new partitions and the crashed member's return, each while the rebalance of the one before may run.
+     */
+    public static Nemesis churn() {
+        return of(10, "churn-and-growth", c -> {
+            ChaosCluster cluster = c.cluster();
+            List<String> live = cluster.liveConsumers();
+            String leaver = live.get(live.size() - 1);
+            String crasher = live.get(0);
+            String joiner = "c" + (cluster.consumers().size() + 1);
+            Duration gap = Duration.ofMillis(150);
+            c.injected("consumer " + leaver + " leaves");
+            CompletableFuture<Void> leaving = CompletableFuture.runAsync(() -> cluster.stopConsumer(leaver));
+            Waits.hold(gap);
+            cluster.killConsumer(crasher);
+            c.observer().died(crasher);
+            c.injected("consumer " + crasher + " SIGKILL");
+            Waits.hold(gap);
+            cluster.growTopic(1, 2);
+            c.injected("topic grows by 2 partitions on broker 1");
+            cluster.addConsumer(joiner);
+            c.injected("consumer " + joiner + " joins");
+            cluster.addConsumer(crasher);
+            leaving.join();
+            cluster.addConsumer(leaver);
+            c.healed("consumers " + crasher + " and " + leaver + " are back");
+        });
+    }
+
+    /**
+     * Runs {@code fault} against the coordinator at {@code phase} of a rebalance. For a phase other than IDLE, the
+     * consumers' links get {@value #PHASE_LATENCY_MS} ms of latency each way (so Stop and Start each take a few
+     * hundred milliseconds), one consumer leaves to cause a rebalance, and the fault starts once the consumers show
+     * the phase: the first Stop taken (STOP), the first Start taken (START), or every Stop answered and the answers
+     * delivered (WRITE: the coordinator is writing owners, generation and offsets). A phase not seen within
+     * {@link #SIGNAL_TIMEOUT} is noted in the report and the fault starts anyway.
+     */
+    private static void aimed(FaultContext c, Phase phase, Consumer<Integer> fault) throws Exception {
+        ChaosCluster cluster = c.cluster();
+        int b = cluster.awaitCoordinator(COORDINATOR_TIMEOUT);
+        if (phase == Phase.IDLE) {
+            fault.accept(b);
+            return;
+        }
+        List<String> live = cluster.liveConsumers();
+        String leaver = live.get(live.size() - 1);
+        List<Link> slowed = live.stream().map(id -> cluster.consumerLink(id, b)).toList();
+        slowed.forEach(l -> l.latency(PHASE_LATENCY_MS));
+        int seen = c.observer().fetchEvents().size();
+        long fetching = c.observer().fetching().values().stream().flatMap(List::stream)
+                .filter(id -> !id.equals(leaver)).distinct().count();
+        CompletableFuture<Void> leaving = CompletableFuture.runAsync(() -> cluster.stopConsumer(leaver));
+        boolean hit = Waits.until(() -> {
+            c.observer().poll(live.stream().map(cluster::historyFile).toList());
+            List<Entry> since = c.observer().fetchEvents().stream().skip(seen).toList();
+            return switch (phase) {
+                case STOP -> since.stream().anyMatch(e -> e instanceof Entry.FetchStopped s
+                        && !s.consumer().equals(leaver));
+                case START -> since.stream().anyMatch(e -> e instanceof Entry.FetchStarted);
+                case WRITE -> since.stream().filter(e -> e instanceof Entry.FetchStopped s
+                        && !s.consumer().equals(leaver)).map(e -> ((Entry.FetchStopped) e).consumer()).distinct()
+                        .count() >= fetching;
+                case IDLE -> true;
+            };
+        }, SIGNAL_TIMEOUT);
+        if (phase == Phase.WRITE && hit) {
+            Waits.hold(Duration.ofMillis(PHASE_LATENCY_MS)); // the last StopResponse is on its way back
+        }
+        if (!hit) {
+            c.note("the " + phase.name().toLowerCase() + " phase was not seen within " + SIGNAL_TIMEOUT
+                    + "; the fault started anyway");
+        }
+        try {
+            fault.accept(b);
+        } finally {
+            slowed.forEach(Link::heal);
+            leaving.join();
+            cluster.addConsumer(leaver);
+        }
+    }
+
+    /** A live, unpaused consumer that is fetching something (the first such, in the run's random order). */
+    private static String busyConsumer(FaultContext c) {
+        List<String> busy = new ArrayList<>(c.observer().fetching().values().stream().flatMap(List::stream)
+                .distinct().filter(id -> c.cluster().consumers().get(id).isAlive()
+                        && !c.cluster().consumers().get(id).isPaused()).sorted().toList());
+        if (busy.isEmpty()) {
+            throw new IllegalStateException("no consumer is fetching anything: " + c.observer().fetching());
+        }
+        return busy.get(c.random().nextInt(busy.size()));
+    }
+
+    private static Duration beyondSession(FaultContext c) {
+        return Duration.ofMillis(2L * c.cluster().settings().sessionTimeoutMs());
+    }
+
+    private static Duration beyondLease(FaultContext c) {
+        return Duration.ofMillis(5L * c.cluster().settings().leaseMs());
+    }
+}
