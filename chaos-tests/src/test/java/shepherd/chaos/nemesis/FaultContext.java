@@ -20,6 +20,12 @@ public interface FaultContext {
     /** Records that the fault is gone now. */
     void healed(String detail);
 
+    /**
+     * Records a violation unless {@code holds}: what the issue says a nemesis must cause (a re-election with a
+     * higher epoch, a self-fence, no reset after a short disconnect) is checked where it happens.
+     */
+    void expect(boolean holds, String invariant, String detail);
+
     /** Records a fact about the fault worth reporting (e.g. a phase it was aimed at and missed). */
     void note(String detail);
 }

@@ -60,9 +60,11 @@ public final class Nemeses {
     public static Nemesis coordinatorZkPartition(Phase phase) {
         return of(1, "coordinator-zk-partition(" + phase.name().toLowerCase() + ")", c -> aimed(c, phase, b -> {
             List<Link> links = c.cluster().zkLinksOf(b);
+            int epoch = c.cluster().epoch();
             links.forEach(Link::blackhole);
             c.injected("broker " + b + " cut from every ZooKeeper node " + links);
             Waits.hold(beyondSession(c));
+            expectReelected(c, b, epoch);
             links.forEach(Link::heal);
             c.healed("broker " + b + " reaches ZooKeeper again");
         }));
@@ -73,9 +75,11 @@ public final class Nemeses {
         return of(2, "pause-coordinator", c -> {
             int b = c.cluster().awaitCoordinator(COORDINATOR_TIMEOUT);
             ChildProcess p = c.cluster().broker(b);
+            int epoch = c.cluster().epoch();
             p.pause();
             c.injected("broker " + b + " (pid " + p.pid() + ") SIGSTOP");
             Waits.hold(beyondSession(c));
+            expectReelected(c, b, epoch);
             p.resume();
             c.healed("broker " + b + " SIGCONT");
         });
@@ -117,11 +121,22 @@ public final class Nemeses {
         return of(4, "short-zk-disconnect", c -> {
             int b = c.cluster().awaitCoordinator(COORDINATOR_TIMEOUT);
             List<Link> links = c.cluster().zkLinksOf(b);
+            int epoch = c.cluster().epoch();
+            int expiries = c.cluster().broker(b).count("session expired");
+            int reconnects = c.cluster().broker(b).count("zookeeper reconnected");
             links.forEach(Link::cut);
             c.injected("broker " + b + " disconnected from ZooKeeper");
             Waits.hold(Duration.ofMillis(c.cluster().settings().sessionTimeoutMs() / 4));
             links.forEach(Link::heal);
             c.healed("broker " + b + " reconnects");
+            boolean resumed = Waits.until(() -> c.cluster().broker(b).count("zookeeper reconnected") > reconnects,
+                    SIGNAL_TIMEOUT);
+            c.expect(resumed && c.cluster().coordinator().equals(java.util.OptionalInt.of(b))
+                            && c.cluster().epoch() == epoch
+                            && c.cluster().broker(b).count("session expired") == expiries,
+                    "ShortDisconnectResumes", "broker " + b + " should resume as coordinator of epoch " + epoch
+                            + " without a session expiry; now coordinator " + c.cluster().coordinator() + ", epoch "
+                            + c.cluster().epoch());
         });
     }
 
@@ -131,6 +146,7 @@ public final class Nemeses {
             int b = c.cluster().awaitCoordinator(COORDINATOR_TIMEOUT);
             String victim = busyConsumer(c);
             Link link = c.cluster().consumerLink(victim, b);
+            long from = System.nanoTime();
             if (bothDirections) {
                 link.blackhole();
             } else {
@@ -139,6 +155,7 @@ public final class Nemeses {
             c.injected("consumer " + victim + " cut from coordinator " + b + (bothDirections ? "" : " (pings lost, "
                     + "answers pass)"));
             Waits.hold(beyondLease(c));
+            expectSelfFenced(c, victim, from);
             link.heal();
             c.healed("consumer " + victim + " reaches broker " + b + " again");
         });
@@ -149,11 +166,15 @@ public final class Nemeses {
         return of(6, "pause-consumer", c -> {
             String victim = busyConsumer(c);
             ChildProcess p = c.cluster().consumers().get(victim);
+            long from = System.nanoTime();
             p.pause();
             c.injected("consumer " + victim + " SIGSTOP");
             Waits.hold(beyondLease(c));
             p.resume();
             c.healed("consumer " + victim + " SIGCONT");
+            // a paused process reports its self-fence once it runs again, stamped at its lease's end
+            Waits.until(() -> selfFenced(c, victim, from), SIGNAL_TIMEOUT);
+            expectSelfFenced(c, victim, from);
         });
     }
 
@@ -184,8 +205,11 @@ public final class Nemeses {
             c.cluster().zk().kill(leader);
             c.injected("ZooKeeper node " + leader + " (the leader) SIGKILL");
             Waits.hold(beyondSession(c));
+            c.expect(Waits.until(() -> c.cluster().zk().leader().isPresent(), SIGNAL_TIMEOUT), "ZooKeeperRecovers",
+                    "the other two ZooKeeper nodes should elect a leader");
             c.cluster().zk().restart(leader);
-            c.healed("ZooKeeper node " + leader + " restarted");
+            c.cluster().zk().awaitQuorum(Duration.ofSeconds(60));
+            c.healed("ZooKeeper node " + leader + " restarted and serving");
         });
     }
 
@@ -198,7 +222,8 @@ public final class Nemeses {
             c.injected("ZooKeeper node " + node + " (the leader) cut from the other two");
             Waits.hold(beyondSession(c));
             c.cluster().zk().heal(node);
-            c.healed("ZooKeeper node " + node + " rejoins");
+            c.cluster().zk().awaitQuorum(Duration.ofSeconds(60));
+            c.healed("ZooKeeper node " + node + " rejoined");
         });
     }
 
@@ -307,6 +332,31 @@ public final class Nemeses {
             leaving.join();
             cluster.addConsumer(leaver);
         }
+    }
+
+    /**
+     * While cut off (nemeses 1, 2), the coordinator's session expired and another broker was elected with a higher
+     * epoch. Waited for, not assumed: the expiry comes after the session timeout plus the client's own timing.
+     */
+    private static void expectReelected(FaultContext c, int old, int epoch) {
+        boolean reelected = Waits.until(() -> c.cluster().epoch() > epoch
+                && c.cluster().coordinator().isPresent() && c.cluster().coordinator().getAsInt() != old,
+                SIGNAL_TIMEOUT);
+        c.expect(reelected, "ExpiredCoordinatorReplaced", "broker " + old + " of epoch " + epoch
+                + " should be replaced by another broker with a higher epoch; now coordinator "
+                + c.cluster().coordinator() + ", epoch " + c.cluster().epoch());
+    }
+
+    private static boolean selfFenced(FaultContext c, String victim, long from) {
+        c.observer().poll(List.of(c.cluster().historyFile(victim)));
+        return c.observer().fetchEvents().stream().anyMatch(e -> e instanceof Entry.FetchStopped s
+                && s.consumer().equals(victim) && s.nanoTime() >= from);
+    }
+
+    /** A consumer cut off or paused beyond its lease stopped fetching (nemeses 5, 6). */
+    private static void expectSelfFenced(FaultContext c, String victim, long from) {
+        c.expect(selfFenced(c, victim, from), "ConsumerSelfFences", "consumer " + victim
+                + " should have stopped fetching once its lease ran out");
     }
 
     /** A live, unpaused consumer that is fetching something (the first such, in the run's random order). */

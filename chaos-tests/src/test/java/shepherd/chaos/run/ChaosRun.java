@@ -214,6 +214,14 @@ public final class ChaosRun implements FaultContext, AutoCloseable {
     }
 
     @Override
+    public void expect(boolean holds, String invariant, String detail) {
+        if (!holds) {
+            runViolations.add(new Violation(invariant, current + ": " + detail));
+            record("note", "expected, but not so: " + detail);
+        }
+    }
+
+    @Override
     public void note(String detail) {
         record("note", detail);
     }
