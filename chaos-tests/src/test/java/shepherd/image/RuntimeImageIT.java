@@ -71,7 +71,7 @@ class RuntimeImageIT {
             reader.start();
             try (ZooKeeper client = connect(zk.connectString())) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                // "listening on" comes once the command catches SIGTERM; a signal before that is the JVM's own.
+                // "listening on" comes once the broker has started; a signal then tests the plain stop.
                 while (client.exists("/brokers/ids/4", false) == null
                         || !output.toString().contains("broker 4 listening on")) {
                     assertTrue(System.nanoTime() < deadline, "broker 4 never registered:\n" + output);
@@ -88,6 +88,69 @@ class RuntimeImageIT {
                 broker.destroyForcibly();
             }
         }
+    }
+
+    /**
+     * A SIGTERM while the broker is still starting (its ZooKeeper is not up yet, so the start cannot finish) is a stop
+     * request like any other: once ZooKeeper comes and the start completes, the broker hands over and exits 0. No
+     * timing assumption: the signal is sent after the command says it catches it, and ZooKeeper starts only after
+     * the command says it caught it.
+     */
+    @Test
+    void aSigtermDuringStartUpStopsTheBrokerCleanlyOnceItHasStarted() throws Exception {
+        int port = freeLoopbackPort();
+        Process broker = new ProcessBuilder(IMAGE.resolve("bin/shepherd").toString(), "broker", "--broker-id", "5",
+                "--listen-host", "127.0.0.1", "--port", "0", "--zookeeper", "127.0.0.1:" + port)
+                .redirectErrorStream(true).start();
+        broker.getOutputStream().close();
+        StringBuffer output = new StringBuffer();
+        Thread reader = new Thread(() -> {
+            try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(broker.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    output.append(line).append('\n');
+                }
+            } catch (IOException e) {
+                output.append(e);
+            }
+        });
+        reader.start();
+        try {
+            awaitOutput(broker, output, "broker 5 starting");
+            broker.toHandle().destroy(); // SIGTERM
+            awaitOutput(broker, output, "SIGTERM: stopping gracefully");
+            assertTrue(!output.toString().contains("listening on"), "started too early:\n" + output);
+            try (EmbeddedZooKeeper zk = startZooKeeperOn(port); ZooKeeper client = connect(zk.connectString())) {
+                assertTrue(broker.waitFor(60, TimeUnit.SECONDS), "no exit after the start:\n" + output);
+                reader.join(10_000);
+                assertEquals(0, broker.exitValue(), output.toString());
+                assertTrue(output.toString().contains("broker 5 listening on 127.0.0.1:"), output.toString());
+                assertTrue(output.toString().contains("broker 5 stopped cleanly"), output.toString());
+                assertEquals(null, client.exists("/brokers/ids/5", false), "its registration is gone");
+            }
+        } finally {
+            broker.destroyForcibly();
+        }
+    }
+
+    private static void awaitOutput(Process process, StringBuffer output, String text) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!output.toString().contains(text)) {
+            assertTrue(System.nanoTime() < deadline, "no '" + text + "' in:\n" + output);
+            assertTrue(process.isAlive(), "the broker exited:\n" + output);
+            Thread.sleep(50); // polling interval of a condition with a deadline
+        }
+    }
+
+    private static int freeLoopbackPort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** An embedded ZooKeeper on a port chosen before the broker was launched. */
+    private static EmbeddedZooKeeper startZooKeeperOn(int port) throws IOException {
+        return EmbeddedZooKeeper.start(Files.createTempDirectory("shepherd-zk-"), true, 200, port);
     }
 
     private static ZooKeeper connect(String connectString) throws Exception {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Pattern;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
@@ -63,9 +64,9 @@ class FencingOffBrokerIT {
             await(() -> coordinatorIs(client, 2), "broker 2 never took over", second);
 
             assertEquals(epoch, client.exists(ZkPaths.EPOCH, false).getVersion(), "the epoch was bumped");
-            await(() -> second.output().contains("broker 2 won the election, epoch " + epoch + "\n")
-                    || second.output().contains("broker 2 won the election, epoch " + epoch + " "),
-                    "broker 2 did not report winning epoch " + epoch, second);
+            Pattern won = Pattern.compile("broker 2 won the election, epoch " + epoch + "\\b");
+            await(() -> won.matcher(second.output()).find(), "broker 2 did not report winning epoch " + epoch,
+                    second);
             assertTrue(first.output().contains(WARNING), first.output());
             assertTrue(second.output().contains(WARNING), second.output());
         }

@@ -102,7 +102,7 @@ public final class Broker implements AutoCloseable {
         Broker broker = new Broker(config, loop, server, adapter, info, metricsServer);
         loop.start();
         try {
-            adapter.registerBroker(info).get(2L * config.sessionTimeoutMs() + 5_000, TimeUnit.MILLISECONDS);
+            adapter.registerBroker(info).get(registrationTimeoutMs(config), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException | InterruptedException e) {
             broker.halt();
             if (e instanceof InterruptedException) {
@@ -116,6 +116,19 @@ public final class Broker implements AutoCloseable {
                 + " metricsPort={}", config.brokerId(), config.listenHost(), server.port(), host, port,
                 config.zookeeperConnect(), config.sessionTimeoutMs(), broker.metricsPort());
         return broker;
+    }
+
+    /**
+     * How long {@link #start} may take at most, about: binding is quick, the registration waits up to this (two
+     * session timeouts, so that a previous process's session can expire first, plus slack). A caller that must wait
+     * out a start, such as a shutdown hook installed before it, waits this long.
+     */
+    public static long startTimeoutMs(BrokerConfig config) {
+        return registrationTimeoutMs(config) + 5_000;
+    }
+
+    private static long registrationTimeoutMs(BrokerConfig config) {
+        return 2L * config.sessionTimeoutMs() + 5_000;
     }
 
     /**

@@ -61,10 +61,17 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
      * @param tickTimeMs ZooKeeper's tick; sessions may last between 2 and 20 ticks
      */
     public static EmbeddedZooKeeper start(Path baseDir, boolean deleteOnClose, int tickTimeMs) {
+        return start(baseDir, deleteOnClose, tickTimeMs, freeLoopbackPort());
+    }
+
+    /**
+     * Starts a server on a given loopback port: for tests whose client must be launched, with the address, before
+     * the server exists (a broker that starts while its ZooKeeper is still down).
+     */
+    public static EmbeddedZooKeeper start(Path baseDir, boolean deleteOnClose, int tickTimeMs, int port) {
         if (tickTimeMs <= 0) {
             throw new IllegalArgumentException("tickTimeMs must be positive, was " + tickTimeMs);
         }
-        int port = freeLoopbackPort();
         Properties config = new Properties();
         config.setProperty("clientPort", Integer.toString(port));
         config.setProperty("clientPortAddress", "127.0.0.1");

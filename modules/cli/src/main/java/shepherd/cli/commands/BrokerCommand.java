@@ -37,6 +37,11 @@ import sun.misc.SignalHandler;
  * A shutdown hook covers every other way the JVM may end (SIGHUP, {@code System.exit} elsewhere, a JVM run with
  * {@code -Xrs}): it asks for the same graceful stop and waits for it. Embedding code and tests call {@link #stop()}
  * or interrupt the thread running the command.
+ *
+ * <p>Both are in place before anything starts. A stop asked for during the start is served when the start returns
+ * (it is bounded: {@link Broker#startTimeoutMs}): by then the broker may already have won the election, and only
+ * the handover lets the next coordinator skip the lease wait. Were the signal left to the JVM instead, the broker
+ * would die half-started, without a handover.
  */
 @Command(name = "broker", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a Shepherd broker until SIGINT or SIGTERM, then hand over and stop (exit code 0).",
@@ -147,16 +152,16 @@ public final class BrokerCommand extends AdminCommand {
         // Check every value before starting anything: with the embedded server, its address is known only later.
         BrokerConfig config = config(embedded ? "127.0.0.1:2181" : null);
         EmbeddedZooKeeper server = null;
-        if (embedded) {
-            server = startEmbedded(config.sessionTimeoutMs(), log);
-            config = config.withOverrides(Map.of(BrokerConfig.ZOOKEEPER_CONNECT, server.connectString()));
-        }
-        List<Runnable> restoreSignals = List.of();
-        Thread hook = null;
+        Thread hook = shutdownHook(config, embedded);
+        List<Runnable> restoreSignals = catchSignals(log);
         try {
+            log.info("broker {} starting (SIGINT/SIGTERM from now on stop it gracefully, once it has started)",
+                    config.brokerId());
+            if (embedded) {
+                server = startEmbedded(config.sessionTimeoutMs(), log);
+                config = config.withOverrides(Map.of(BrokerConfig.ZOOKEEPER_CONNECT, server.connectString()));
+            }
             Broker broker = Broker.start(config);
-            hook = shutdownHook(config);
-            restoreSignals = catchSignals(log);
             Running r = new Running(broker.brokerId(), config.listenHost(), broker.port(), broker.info().host(),
                     broker.info().port(), config.zookeeperConnect(), embedded);
             out().printf("broker %d listening on %s:%d, advertised as %s:%d, ZooKeeper %s%s%n", r.brokerId(),
@@ -266,11 +271,14 @@ public final class BrokerCommand extends AdminCommand {
         }
     }
 
-    private Thread shutdownHook(BrokerConfig config) {
+    /** Asks for the graceful stop and waits for it, the start too if it is still running. */
+    private Thread shutdownHook(BrokerConfig config, boolean embedded) {
+        long waitMs = (embedded ? EmbeddedZooKeeper.START_TIMEOUT_MS : 0) + Broker.startTimeoutMs(config)
+                + config.shutdownTimeoutMs() + STOP_SLACK_MS;
         Thread hook = new Thread(() -> {
             stop();
             try {
-                stopped.await(config.shutdownTimeoutMs() + STOP_SLACK_MS, TimeUnit.MILLISECONDS);
+                stopped.await(waitMs, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
