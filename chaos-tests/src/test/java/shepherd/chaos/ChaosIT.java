@@ -1,7 +1,6 @@
 package shepherd.chaos;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -22,6 +21,9 @@ import shepherd.chaos.run.Report;
  */
 class ChaosIT {
     private static final Path RUNS = Path.of("target", "chaos").toAbsolutePath();
+    /** The checkers over the merged history (the nemeses' own expectations aside). */
+    private static final java.util.Set<String> HISTORY_CHECKERS = java.util.Set.of("ExclusiveOwnership",
+            "NoStaleCommandApplied", "FencedWrites", "OneCoordinatorPerEpoch", "NoLostRecords", "Convergence");
     private static final long SEED = Long.getLong("chaos.seed", 20261203L);
 
     @Test
@@ -67,7 +69,8 @@ class ChaosIT {
     void withoutFencingThePausedCoordinatorIsCaught() throws Exception {
         Report.Result result = run("negative-control-fencing-off",
                 ChaosCluster.Settings.defaults().withFencingDisabled(), List.of(Nemeses.pauseCoordinator()));
-        assertFalse(result.violations().isEmpty(), "fencing was off, yet no checker saw anything:\n" + result.text());
+        assertTrue(result.violations().stream().anyMatch(v -> HISTORY_CHECKERS.contains(v.invariant())),
+                "fencing was off, yet no history checker saw anything:\n" + result.text());
     }
 
     private static Report.Result run(String name, ChaosCluster.Settings settings, List<Nemesis> nemeses)
