@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import shepherd.chaos.cluster.ChaosCluster;
 import shepherd.chaos.nemesis.Nemeses;
 import shepherd.chaos.nemesis.Nemeses.Phase;
@@ -19,6 +21,7 @@ import shepherd.chaos.run.Report;
  * and {@code history.jsonl}; a run passes when its checkers find no violation. The negative control runs nemesis 2
  * against brokers with fencing disabled and asserts that the checkers catch it.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // a hung run fails alone; a normal one takes under 3
 class ChaosIT {
     private static final Path RUNS = Path.of("target", "chaos").toAbsolutePath();
     /** The checkers over the merged history (the nemeses' own expectations aside). */

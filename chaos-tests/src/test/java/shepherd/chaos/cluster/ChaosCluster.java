@@ -102,8 +102,8 @@ public final class ChaosCluster implements AutoCloseable {
         ToxiproxyServer toxiproxy = ToxiproxyServer.start();
         ZkEnsemble zk = null;
         try {
-            resetProxies(toxiproxy.client());
-            zk = ZkEnsemble.start(dir.resolve("zookeeper"), toxiproxy.client(), "");
+            deleteOurProxies(toxiproxy.client());
+            zk = ZkEnsemble.start(dir.resolve("zookeeper"), toxiproxy.client(), PROXY_PREFIX);
             ZkAdmin admin = ZkAdmin.open(zk.connectString());
             ChaosCluster c = new ChaosCluster(dir, settings, history, toxiproxy, zk, admin);
             c.boot();
@@ -117,9 +117,17 @@ public final class ChaosCluster implements AutoCloseable {
         }
     }
 
-    private static void resetProxies(ToxiproxyClient client) throws IOException {
+    /**
+     * Every proxy of a chaos run is named with this prefix, so a run can remove what an interrupted earlier run left
+     * on a server it shares ({@code TOXIPROXY_URL}) without touching anybody else's proxies.
+     */
+    static final String PROXY_PREFIX = "shepherd-chaos-";
+
+    private static void deleteOurProxies(ToxiproxyClient client) throws IOException {
         for (var p : client.getProxies()) {
-            p.delete(); // a server from TOXIPROXY_URL may hold the proxies of an earlier run
+            if (p.getName().startsWith(PROXY_PREFIX)) {
+                p.delete();
+            }
         }
     }
 
@@ -150,7 +158,7 @@ public final class ChaosCluster implements AutoCloseable {
     }
 
     private Link link(String name, String from, String to, String listen, String upstream) throws IOException {
-        Link l = new Link(toxiproxy.client().createProxy(name, listen, upstream), from, to);
+        Link l = new Link(toxiproxy.client().createProxy(PROXY_PREFIX + name, listen, upstream), from, to);
         links.put(name, l);
         return l;
     }
@@ -395,6 +403,11 @@ public final class ChaosCluster implements AutoCloseable {
         }
         admin.close();
         zk.close();
+        try {
+            deleteOurProxies(toxiproxy.client());
+        } catch (IOException e) {
+            // the server is going away with the run anyway unless it is a shared one; nothing else to do
+        }
         toxiproxy.close();
     }
 
