@@ -8,11 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
+import shepherd.chaos.cluster.ZkClients;
 import shepherd.zookeeper.EmbeddedZooKeeper;
 
 /** Boots the jlink runtime image as a separate process, the way a user meets it. */
@@ -56,19 +55,8 @@ class RuntimeImageIT {
             Process broker = new ProcessBuilder(IMAGE.resolve("bin/shepherd").toString(), "broker", "--broker-id", "4",
                     "--listen-host", "127.0.0.1", "--port", "0", "--zookeeper", zk.connectString())
                     .redirectErrorStream(true).start();
-            broker.getOutputStream().close();
             StringBuffer output = new StringBuffer();
-            Thread reader = new Thread(() -> {
-                try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(broker.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                        output.append(line).append('\n');
-                    }
-                } catch (IOException e) {
-                    output.append(e);
-                }
-            });
-            reader.start();
+            Thread reader = capture(broker, output);
             try (ZooKeeper client = connect(zk.connectString())) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 // "listening on" comes once the broker has started; a signal then tests the plain stop.
@@ -102,19 +90,8 @@ class RuntimeImageIT {
         Process broker = new ProcessBuilder(IMAGE.resolve("bin/shepherd").toString(), "broker", "--broker-id", "5",
                 "--listen-host", "127.0.0.1", "--port", "0", "--zookeeper", "127.0.0.1:" + port)
                 .redirectErrorStream(true).start();
-        broker.getOutputStream().close();
         StringBuffer output = new StringBuffer();
-        Thread reader = new Thread(() -> {
-            try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(broker.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                    output.append(line).append('\n');
-                }
-            } catch (IOException e) {
-                output.append(e);
-            }
-        });
-        reader.start();
+        Thread reader = capture(broker, output);
         try {
             awaitOutput(broker, output, "broker 5 starting");
             broker.toHandle().destroy(); // SIGTERM
@@ -153,15 +130,25 @@ class RuntimeImageIT {
         return EmbeddedZooKeeper.start(Files.createTempDirectory("shepherd-zk-"), true, 200, port);
     }
 
-    private static ZooKeeper connect(String connectString) throws Exception {
-        CountDownLatch up = new CountDownLatch(1);
-        ZooKeeper z = new ZooKeeper(connectString, 10_000, e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                up.countDown();
+    /** Closes the process's input and copies its output, line by line, into {@code output} on a thread of its own. */
+    static Thread capture(Process process, StringBuffer output) throws IOException {
+        process.getOutputStream().close();
+        Thread reader = new Thread(() -> {
+            try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    output.append(line).append('\n');
+                }
+            } catch (IOException e) {
+                output.append(e);
             }
         });
-        assertTrue(up.await(10, TimeUnit.SECONDS), "no ZooKeeper at " + connectString);
-        return z;
+        reader.start();
+        return reader;
+    }
+
+    private static ZooKeeper connect(String connectString) throws Exception {
+        return ZkClients.connect(connectString);
     }
 
     record Result(int exitCode, String output) {

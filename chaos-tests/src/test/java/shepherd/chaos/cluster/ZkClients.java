@@ -9,7 +9,7 @@ import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooKeeper;
 
 /** Plain ZooKeeper clients for the cluster tests: connected before use, operations retried across fail-overs. */
-final class ZkClients {
+public final class ZkClients {
     static final int SESSION_TIMEOUT_MS = 4_000;
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
 
@@ -22,7 +22,7 @@ final class ZkClients {
     }
 
     /** A client whose session is established. */
-    static ZooKeeper connect(String connectString) throws IOException, InterruptedException {
+    public static ZooKeeper connect(String connectString) throws IOException, InterruptedException {
         CountDownLatch connected = new CountDownLatch(1);
         ZooKeeper zk = new ZooKeeper(connectString, SESSION_TIMEOUT_MS, event -> {
             if (event.getState() == KeeperState.SyncConnected) {

@@ -200,8 +200,7 @@ public final class Nemeses {
     /** 8a. The ZooKeeper leader killed (SIGKILL), restarted after a while. */
     public static Nemesis killZkLeader() {
         return of(8, "kill-zk-leader", c -> {
-            Waits.require(() -> c.cluster().zk().leader().isPresent(), COORDINATOR_TIMEOUT, () -> "no ZK leader");
-            int leader = c.cluster().zk().leader().getAsInt();
+            int leader = zkLeader(c);
             c.cluster().zk().kill(leader);
             c.injected("ZooKeeper node " + leader + " (the leader) SIGKILL");
             Waits.hold(beyondSession(c));
@@ -213,11 +212,16 @@ public final class Nemeses {
         });
     }
 
+    private static int zkLeader(FaultContext c) {
+        Waits.require(() -> c.cluster().zk().leader().isPresent(), COORDINATOR_TIMEOUT,
+                () -> "no ZooKeeper leader: " + c.cluster().zk().describe());
+        return c.cluster().zk().leader().getAsInt();
+    }
+
     /** 8b. One ZooKeeper node (the leader: the harder case) cut from the quorum. */
     public static Nemesis isolateZkNode() {
         return of(8, "isolate-zk-node", c -> {
-            Waits.require(() -> c.cluster().zk().leader().isPresent(), COORDINATOR_TIMEOUT, () -> "no ZK leader");
-            int node = c.cluster().zk().leader().getAsInt();
+            int node = zkLeader(c);
             c.cluster().zk().isolate(node);
             c.injected("ZooKeeper node " + node + " (the leader) cut from the other two");
             Waits.hold(beyondSession(c));

@@ -12,15 +12,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import shepherd.chaos.cluster.ZkClients;
 import org.junit.jupiter.api.io.TempDir;
 import shepherd.zookeeper.EmbeddedZooKeeper;
 import shepherd.zookeeper.ZkPaths;
@@ -160,13 +159,6 @@ class FencingOffBrokerIT {
     }
 
     private static ZooKeeper connect(String connectString) throws Exception {
-        CountDownLatch up = new CountDownLatch(1);
-        ZooKeeper z = new ZooKeeper(connectString, 10_000, e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                up.countDown();
-            }
-        });
-        assertTrue(up.await(10, TimeUnit.SECONDS), "no ZooKeeper at " + connectString);
-        return z;
+        return ZkClients.connect(connectString);
     }
 }
