@@ -54,6 +54,11 @@ public final class ChildProcess {
         }
     }
 
+    /** Its output, every incarnation appended. */
+    public Path log() {
+        return log;
+    }
+
     public String name() {
         return name;
     }

@@ -48,6 +48,14 @@ public sealed interface Entry {
     /** The last fault was healed at {@code nanoTime}: liveness is judged from here. */
     record Healed(long nanoTime) implements Entry {}
 
+    /**
+     * A broker's own account of a fact (its log line): {@code event} is one of {@code election won},
+     * {@code role changed}, {@code zookeeper disconnected}, {@code zookeeper reconnected},
+     * {@code zookeeper session expired}, {@code rebalance ended}, {@code handed over}, {@code notice}; {@code detail}
+     * is the rest of the line. Stamped from the log's wall clock, so ordered with the others to a millisecond only.
+     */
+    record BrokerEvent(long nanoTime, int broker, String event, String detail) implements Entry {}
+
     /** A nemesis acted: {@code action} is {@code inject} or {@code heal}; {@code detail} names its targets. */
     record Fault(long nanoTime, String nemesis, String action, String detail) implements Entry {}
 }

@@ -25,7 +25,8 @@ class HistoryCodecTest {
                 new Entry.OffsetRead(10, "g", "t", "1-0", 17),
                 new Entry.OwnerRead(11, "g", "t", "1-0", "c1", 3),
                 new Entry.Healed(12),
-                new Entry.Fault(13, "pause-coordinator", "inject", "broker 2 SIGSTOP"));
+                new Entry.Fault(13, "pause-coordinator", "inject", "broker 2 SIGSTOP"),
+                new Entry.BrokerEvent(14, 2, "election won", "broker=2 epoch=3 previousHandedOver=false"));
         assertEquals(Entry.class.getPermittedSubclasses().length, all.size(), "a kind of entry is not covered");
         for (Entry e : all) {
             assertEquals(e, HistoryCodec.decode(HistoryCodec.encode(e)));

@@ -181,6 +181,7 @@ public final class ChaosRun implements FaultContext, AutoCloseable {
             undecodable += read.undecodable();
             all.addAll(read.entries());
         }
+        cluster.brokers().forEach((id, p) -> all.addAll(BrokerLogs.read(p.log(), id, startWallMs, startNanos)));
         ZkTxnHistory txns = ZkTxnHistory.read(cluster.zk().dataDirs(), startWallMs, startNanos);
         undecodable += txns.undecodable();
         txns.entries().stream().filter(e -> e instanceof Entry.Elected || e instanceof Entry.Written

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import shepherd.chaos.cluster.ChaosCluster;
-import shepherd.chaos.cluster.ChildProcess;
 import shepherd.chaos.history.Entry;
 import shepherd.chaos.history.History;
 import shepherd.chaos.history.Violation;
@@ -108,17 +107,32 @@ public final class Report {
         out.append("\nCoordinator writes per epoch: ").append(writes).append("\n\n");
     }
 
+    /** Per broker, from its own log: rebalances by outcome, elections, session events; then its story in order. */
     private void rebalances(StringBuilder out) {
-        out.append("## Rebalances (broker logs)\n\n| broker | stable | retrying | elections won | session expiries |\n"
-                + "|---:|---:|---:|---:|---:|\n");
-        cluster.brokers().forEach((id, p) -> out.append("| ").append(id).append(" | ")
-                .append(count(p, "outcome=stable")).append(" | ").append(count(p, "outcome=retrying")).append(" | ")
-                .append(count(p, "election won")).append(" | ").append(count(p, "session expired")).append(" |\n"));
+        out.append("## Brokers (their logs)\n\n| broker | rebalances stable | retrying | elections won | "
+                + "disconnects | session expiries |\n|---:|---:|---:|---:|---:|---:|\n");
+        List<Entry.BrokerEvent> events = history.of(Entry.BrokerEvent.class);
+        cluster.brokers().keySet().forEach(id -> out.append("| ").append(id).append(" | ")
+                .append(count(events, id, "rebalance ended", "outcome=stable")).append(" | ")
+                .append(count(events, id, "rebalance ended", "outcome=retrying")).append(" | ")
+                .append(count(events, id, "election won", "")).append(" | ")
+                .append(count(events, id, "zookeeper disconnected", "")).append(" | ")
+                .append(count(events, id, "zookeeper session expired", "")).append(" |\n"));
+        out.append("\n| t (ms) | broker | event | detail |\n|---:|---:|---|---|\n");
+        events.stream().filter(e -> STORY.contains(e.event())).limit(STORY_ROWS_MAX).forEach(e -> out.append("| ")
+                .append(ms(e.nanoTime())).append(" | ").append(e.broker()).append(" | ").append(e.event())
+                .append(" | ").append(e.detail()).append(" |\n"));
         out.append('\n');
     }
 
-    private static int count(ChildProcess p, String text) {
-        return p.count(text);
+    /** The broker events worth a row of the one-page story (rebalances and role steps are only counted). */
+    private static final java.util.Set<String> STORY = java.util.Set.of("election won", "zookeeper session expired",
+            "handed over", "notice");
+    private static final int STORY_ROWS_MAX = 40;
+
+    private static long count(List<Entry.BrokerEvent> events, int broker, String event, String containing) {
+        return events.stream().filter(e -> e.broker() == broker && e.event().equals(event)
+                && e.detail().contains(containing)).count();
     }
 
     private void records(StringBuilder out) {
