@@ -150,8 +150,7 @@ public final class FailoverBench {
         report.line("Failover, signal to the coordinator → every group stable under the new epoch (ms):");
         report.line("");
         report.table(List.of("stop", "min", "p50", "p99", "max", "n", "target (DESIGN §9, on max)"), rows);
-        report.line("Broker logs of this run: " + logDir);
-        report.line("");
+        System.out.println("broker logs of this run: " + logDir); // not in the result file: a local path
     }
 
     private static Map<String, Members.Stable> awaitAll(Members members, Map<String, List<String>> groups,

@@ -82,11 +82,15 @@ public final class RebalanceBench {
     static List<Row> run(Report report, int reps, List<Integer> sizes, List<Integer> partitionCounts,
                          int pingIntervalMs, int maxPingRetries) throws Exception {
         List<Row> rows = new ArrayList<>();
-        try (LocalCluster cluster = LocalCluster.builder().brokers(1).start()) {
+        // The broker's production rebalance timeouts (Stop 2 s, Start 5 s), not LocalCluster's short test ones: with
+        // 256 partitions per consumer a Start starts 256 fetcher threads, which on a loaded 2-core machine can take
+        // longer than the test timeout of 1 s, and the group then retries instead of settling.
+        try (LocalCluster cluster = LocalCluster.builder().brokers(1).rebalanceStopTimeoutMs(2_000)
+                .rebalanceStartTimeoutMs(5_000).requestTimeoutMs(5_000).start()) {
             cluster.awaitCoordinator(java.time.Duration.ofSeconds(30));
             String zk = cluster.zookeeperConnectString();
             report.line(String.format(Locale.ROOT, "Setup: one broker (LocalCluster defaults: session timeout %d ms,"
-                    + " D = 100 ms, lease safety margin 50 ms), embedded ZooKeeper, consumers in this JVM with ping"
+                    + " D = 100 ms, lease safety margin 50 ms; Stop and Start timeouts 2 s and 5 s), embedded ZooKeeper, consumers in this JVM with ping"
                     + " interval %d ms and max_ping_retries %d (lease L = %d ms), range assignor, %d repetitions.",
                     cluster.sessionTimeoutMs(), pingIntervalMs, maxPingRetries,
                     (long) pingIntervalMs * (maxPingRetries + 1), reps));

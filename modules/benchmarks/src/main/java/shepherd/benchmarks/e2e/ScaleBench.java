@@ -139,7 +139,8 @@ public final class ScaleBench {
         report.table(List.of("consumers", "groups", "coordinator CPU (cores)", "pings/s", "heap after GC (MiB)",
                 "initial join, all stable (s)", "failover, kill -9 → all stable (ms)", "target (DESIGN §9)"), rows);
         report.line("CPU: the broker process's CPU time over the window divided by its length (1.0 = one core"
-                + " busy). Heap: used heap of the broker JVM right after `jcmd <pid> GC.run`. Broker logs: " + logDir);
+                + " busy). Heap: used heap of the broker JVM right after `jcmd <pid> GC.run`.");
+        System.out.println("broker logs of this run: " + logDir); // not in the result file: a local path
         report.line("");
     }
 
