@@ -1,0 +1,311 @@
+package shepherd.benchmarks.e2e;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+import shepherd.cli.local.LocalCluster;
+
+/**
+ * Rebalance latency end to end (issue 9, DESIGN §9): a real ZooKeeper server and a real broker on loopback, real
+ * consumers in this JVM. For each group size and partition count, a consumer joins, leaves gracefully and fails,
+ * {@code --reps} times each, and the harness prints min / p50 / p99 / max of the time from the trigger to the group
+ * being stable again, and the ZooKeeper operations each one cost.
+ *
+ * <p><b>Trigger</b>: the coordinator's step that accepted a registration or removed a member. That step sends the
+ * RegisterResponse (join) and the first Stop of the run in the same breath, so the harness takes the earliest of
+ * "the joiner became REGISTERED" and "a member stopped fetching", as the consumers stamped them: one loopback hop
+ * after the coordinator's step. <b>End</b>: the last member started fetching the new generation (it applied
+ * Start, which leaves only after the owners multi committed). A failing consumer ({@code halt()}: connection
+ * closed, no Leave) is also timed from the halt, since detection (max_ping_retries + 1 missed pings) and the lease
+ * wait are what dominate there.
+ *
+ * <pre>
+ * java -cp modules/benchmarks/target/benchmarks.jar shepherd.benchmarks.e2e.RebalanceBench [--quick] [--reps 20]
+ *      [--consumers 4,16,64] [--partitions 64,1024] [--ping-interval-ms 200] [--max-ping-retries 2]
+ *      [--out modules/benchmarks/results]
+ * </pre>
+ * Group size N means N members while the joiner is in: join goes N−1 → N, leave and fail N → N−1.
+ */
+public final class RebalanceBench {
+    private static final long STABLE_TIMEOUT_MS = 60_000;
+
+    private RebalanceBench() {}
+
+    public static void main(String[] argv) throws Exception {
+        System.setProperty("shepherd.log.level", System.getProperty("shepherd.log.level", "WARN"));
+        Report.Args args = new Report.Args(argv);
+        boolean quick = args.flag("quick");
+        int reps = args.integer("reps", quick ? 3 : 20);
+        List<Integer> sizes = args.integers("consumers", quick ? "4" : "4,16,64");
+        List<Integer> partitionCounts = args.integers("partitions", quick ? "64" : "64,1024");
+        int pingIntervalMs = args.integer("ping-interval-ms", 200);
+        int maxPingRetries = args.integer("max-ping-retries", 2);
+        Path out = Path.of(args.string("out", "modules/benchmarks/results"));
+        Report report = new Report("rebalance", args.commandLine(RebalanceBench.class.getName()));
+        run(report, reps, sizes, partitionCounts, pingIntervalMs, maxPingRetries);
+        report.write(out);
+        System.exit(0); // consumer and broker threads of a failed run must not keep the JVM alive
+    }
+
+    /** One row per (kind, size, partitions). */
+    record Row(String kind, int consumers, int partitions, List<Double> latencyMs, List<Double> fromActionMs,
+               List<Double> zkWrites, List<Double> zkRequests, int extraGenerations, List<Double> stopPhaseMs,
+               List<Double> writePhaseMs, List<Double> startPhaseMs, int[] irregular) {
+        Row(String kind, int consumers, int partitions) {
+            this(kind, consumers, partitions, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
+                    new ArrayList<>(), 0, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new int[1]);
+        }
+
+        /**
+         * One repetition: the trigger, the last member's stop, the first and the last member's start. The three
+         * phases: Stop round (trigger → last stopped), owners write (last stopped → first started: the fenced
+         * multi, its existence probes, and for a failed member the rest of its lease), Start round.
+         */
+        void sample(Members members, List<String> ids, long triggerNanos, long actionNanos, Members.Stable after) {
+            long lastStop = members.lastStopSince(ids, triggerNanos).orElse(triggerNanos);
+            long firstStart = members.firstStartedNanos(ids, after);
+            latencyMs.add(Report.millis(after.lastStartedNanos() - triggerNanos));
+            if (actionNanos != Long.MIN_VALUE) {
+                fromActionMs.add(Report.millis(after.lastStartedNanos() - actionNanos));
+            }
+            stopPhaseMs.add(Report.millis(lastStop - triggerNanos));
+            writePhaseMs.add(Report.millis(firstStart - lastStop));
+            startPhaseMs.add(Report.millis(after.lastStartedNanos() - firstStart));
+        }
+    }
+
+    static List<Row> run(Report report, int reps, List<Integer> sizes, List<Integer> partitionCounts,
+                         int pingIntervalMs, int maxPingRetries) throws Exception {
+        List<Row> rows = new ArrayList<>();
+        // The broker's production rebalance timeouts (Stop 2 s, Start 5 s), not LocalCluster's short test ones: with
+        // 256 partitions per consumer a Start starts 256 fetcher threads, which on a loaded 2-core machine can take
+        // longer than the test timeout of 1 s, and the group then retries instead of settling.
+        try (LocalCluster cluster = LocalCluster.builder().brokers(1).rebalanceStopTimeoutMs(2_000)
+                .rebalanceStartTimeoutMs(5_000).requestTimeoutMs(5_000).start()) {
+            cluster.awaitCoordinator(java.time.Duration.ofSeconds(30));
+            String zk = cluster.zookeeperConnectString();
+            report.line(String.format(Locale.ROOT, "Setup: one broker (LocalCluster defaults: session timeout %d ms,"
+                    + " D = 100 ms, lease safety margin 50 ms; Stop and Start timeouts 2 s and 5 s), embedded ZooKeeper, consumers in this JVM with ping"
+                    + " interval %d ms and max_ping_retries %d (lease L = %d ms), range assignor, %d repetitions.",
+                    cluster.sessionTimeoutMs(), pingIntervalMs, maxPingRetries,
+                    (long) pingIntervalMs * (maxPingRetries + 1), reps));
+            report.line("");
+            Quiet quiet = new Quiet(zk);
+            for (int partitions : partitionCounts) {
+                cluster.createTopic("t" + partitions, partitions);
+            }
+            for (int partitions : partitionCounts) {
+                for (int n : sizes) {
+                    rows.addAll(configuration(cluster, quiet, n, partitions, reps, pingIntervalMs, maxPingRetries));
+                }
+            }
+        }
+        List<List<String>> table = new ArrayList<>();
+        List<List<String>> phases = new ArrayList<>();
+        for (Row r : rows) {
+            List<String> cells = new ArrayList<>(List.of(r.kind(), Integer.toString(r.consumers()),
+                    Integer.toString(r.partitions())));
+            cells.addAll(Report.summary(r.latencyMs()));
+            cells.add(r.fromActionMs().isEmpty() ? "-" : Report.ms(Report.median(r.fromActionMs())));
+            cells.add(Report.num(Report.median(r.zkWrites())));
+            cells.add(Report.num(Report.median(r.zkRequests())) + " (max " + Report.num(Report.max(r.zkRequests()))
+                    + ")");
+            cells.add(r.extraGenerations() + (r.irregular()[0] > 0 ? " (" + r.irregular()[0] + " not timed)" : ""));
+            cells.add(verdict(r));
+            table.add(cells);
+            phases.add(List.of(r.kind(), Integer.toString(r.consumers()), Integer.toString(r.partitions()),
+                    Report.ms(Report.median(r.stopPhaseMs())), Report.ms(Report.median(r.writePhaseMs())),
+                    Report.ms(Report.median(r.startPhaseMs()))));
+        }
+        report.line("Rebalance latency, trigger → every member started and owners written (ms):");
+        report.line("");
+        report.table(List.of("kind", "consumers", "partitions", "min", "p50", "p99", "max", "n",
+                "p50 from action", "ZK writes p50", "ZK requests p50", "extra generations", "target (DESIGN §9)"),
+                table);
+        report.line("\"from action\": from the harness's call (shutdown() / halt()) instead of the trigger. ZK writes:"
+                + " write transactions (each multi is one) from the action until ZooKeeper is quiet again; ZK requests:"
+                + " every request the server received meanwhile, reads and client heartbeats included. \"extra"
+                + " generations\": triggers after which the group moved more than one generation.");
+        report.line("");
+        report.line("Where the time goes (p50 of each phase, ms), from the consumers' stamps: Stop round = trigger →"
+                + " last member stopped; owners write = last stopped → first member started (the coordinator's"
+                + " existence probes and fenced multi; for a failed member also the rest of its lease); Start round ="
+                + " first → last member started.");
+        report.line("");
+        report.table(List.of("kind", "consumers", "partitions", "Stop round", "owners write", "Start round"),
+                phases);
+        return rows;
+    }
+
+    private static String verdict(Row r) {
+        if (r.kind().equals("fail")) {
+            return "-";
+        }
+        double p50 = Report.median(r.latencyMs());
+        double[] sorted = r.latencyMs().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double p99 = sorted.length == 0 ? Double.NaN : Report.percentile(sorted, 99);
+        if (r.consumers() == 16 && r.partitions() == 64) {
+            boolean ok = p50 <= 5 && p99 <= 20;
+            return (ok ? "met" : "MISSED") + " (p50 ≤ 5, p99 ≤ 20)";
+        }
+        if (r.consumers() == 64 && r.partitions() == 1024) {
+            return (p99 <= 50 ? "met" : "MISSED") + " (p99 ≤ 50)";
+        }
+        return "-";
+    }
+
+    private static List<Row> configuration(LocalCluster cluster, Quiet quiet, int n, int partitions, int reps,
+                                           int pingIntervalMs, int maxPingRetries) throws Exception {
+        String group = "g" + n + "x" + partitions;
+        String topic = "t" + partitions;
+        Members members = new Members(cluster::bootstrap, pingIntervalMs, maxPingRetries);
+        List<String> base = new ArrayList<>();
+        try {
+            for (int i = 0; i < n - 1; i++) {
+                String id = String.format("base-%02d", i);
+                base.add(id);
+                members.start(group, id, topic);
+            }
+            Members.Stable stable = members.awaitStable(base, -1, -1, STABLE_TIMEOUT_MS);
+            quiet.await();
+            Row join = new Row("join", n, partitions);
+            Row leave = new Row("leave", n, partitions);
+            Row fail = new Row("fail", n, partitions);
+            int joinExtra = 0;
+            int leaveExtra = 0;
+            int failExtra = 0;
+            for (int rep = 0; rep < reps; rep++) {
+                String x = "join-" + rep;
+                List<String> all = with(base, x);
+                // join
+                ZkCounters z0 = quiet.counters();
+                long t0 = System.nanoTime();
+                members.start(group, x, topic);
+                Members.Stable after = members.awaitStable(all, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+                long trigger = Math.min(members.registeredNanos(x),
+                        members.firstStopSince(base, t0).orElse(Long.MAX_VALUE));
+                join.sample(members, all, trigger, Long.MIN_VALUE, after);
+                joinExtra += after.generation() - stable.generation() > 1 ? 1 : 0;
+                stable = after;
+                recordZk(quiet, z0, join);
+                // leave
+                z0 = quiet.counters();
+                t0 = System.nanoTime();
+                members.shutdown(x);
+                after = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+                OptionalLong stop = members.firstStopSince(base, t0);
+                if (stop.isPresent()) {
+                    leave.sample(members, base, stop.getAsLong(), t0, after);
+                } else {
+                    leave.irregular()[0]++; // no member stopped after the action: another run moved the group
+                }
+                leaveExtra += after.generation() - stable.generation() > 1 ? 1 : 0;
+                stable = after;
+                recordZk(quiet, z0, leave);
+            }
+            for (int rep = 0; rep < reps; rep++) {
+                String y = "fail-" + rep;
+                members.start(group, y, topic);
+                stable = members.awaitStable(with(base, y), stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+                quiet.await();
+                ZkCounters z0 = quiet.counters();
+                long t0 = System.nanoTime();
+                members.halt(y);
+                Members.Stable after = members.awaitStable(base, stable.epoch(), stable.generation(),
+                        STABLE_TIMEOUT_MS);
+                OptionalLong stop = members.firstStopSince(base, t0);
+                if (stop.isPresent()) {
+                    fail.sample(members, base, stop.getAsLong(), t0, after);
+                } else {
+                    fail.irregular()[0]++;
+                }
+                failExtra += after.generation() - stable.generation() > 1 ? 1 : 0;
+                stable = after;
+                recordZk(quiet, z0, fail);
+            }
+            verifyOwners(cluster, group, base, partitions);
+            System.out.printf(Locale.ROOT, "  %d consumers x %d partitions: join p50 %.1f ms, leave p50 %.1f ms,"
+                    + " fail p50 %.1f ms (owners verified)%n", n, partitions, Report.median(join.latencyMs()),
+                    Report.median(leave.latencyMs()), Report.median(fail.latencyMs()));
+            return List.of(withExtra(join, joinExtra), withExtra(leave, leaveExtra), withExtra(fail, failExtra));
+        } finally {
+            members.closeAll();
+        }
+    }
+
+    private static Row withExtra(Row r, int extra) {
+        return new Row(r.kind(), r.consumers(), r.partitions(), r.latencyMs(), r.fromActionMs(), r.zkWrites(),
+                r.zkRequests(), extra, r.stopPhaseMs(), r.writePhaseMs(), r.startPhaseMs(), r.irregular());
+    }
+
+    private static void recordZk(Quiet quiet, ZkCounters before, Row row) throws InterruptedException {
+        quiet.await();
+        ZkCounters d = quiet.counters().minus(before);
+        row.zkWrites().add((double) d.zxid());
+        row.zkRequests().add((double) Math.max(0, d.packetsReceived() - quiet.probeCost()));
+    }
+
+    private static List<String> with(List<String> base, String extra) {
+        List<String> all = new ArrayList<>(base);
+        all.add(extra);
+        return all;
+    }
+
+    /** The owners in ZooKeeper name exactly the stable members, and every partition has one. */
+    private static void verifyOwners(LocalCluster cluster, String group, List<String> members, int partitions) {
+        Map<String, Map<String, String>> owners = cluster.owners(group);
+        int owned = owners.values().stream().mapToInt(Map::size).sum();
+        Set<String> owning = new TreeSet<>();
+        owners.values().forEach(m -> owning.addAll(m.values()));
+        int expectedOwners = Math.min(members.size(), partitions);
+        if (owned != partitions || !members.containsAll(owning) || owning.size() != expectedOwners) {
+            throw new IllegalStateException("owners in ZooKeeper do not match the stable group " + group + ": "
+                    + owned + " of " + partitions + " partitions owned, by " + owning + "; members " + members);
+        }
+    }
+
+    /**
+     * Waits until the ZooKeeper server has seen no request for a while, so a repetition's count holds everything it
+     * caused (the coordinator re-reads a group after each member change it writes) and nothing of the next one.
+     */
+    static final class Quiet {
+        private static final long QUIET_WINDOW_MS = 40;
+        private static final long QUIET_MAX_MS = 5_000;
+        private final String zk;
+        private final long probeCost;
+
+        Quiet(String zk) {
+            this.zk = zk;
+            ZkCounters a = ZkCounters.read(zk);
+            ZkCounters b = ZkCounters.read(zk);
+            this.probeCost = b.minus(a).packetsReceived(); // what reading the counters itself adds
+        }
+
+        long probeCost() {
+            return probeCost;
+        }
+
+        ZkCounters counters() {
+            return ZkCounters.read(zk);
+        }
+
+        void await() throws InterruptedException {
+            long deadline = System.currentTimeMillis() + QUIET_MAX_MS;
+            ZkCounters last = counters();
+            while (System.currentTimeMillis() < deadline) {
+                Thread.sleep(QUIET_WINDOW_MS); // a window with no traffic is the condition, checked by counting
+                ZkCounters now = counters();
+                ZkCounters d = now.minus(last);
+                if (d.zxid() == 0 && d.packetsReceived() <= probeCost) {
+                    return;
+                }
+                last = now;
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package shepherd.benchmarks.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What every harness prints and keeps: a header naming the command, the machine and its load, then markdown
+ * tables. The same text goes to standard output and to {@code <dir>/<name>-<yyyyMMdd-HHmmss>.md}, so two runs
+ * compare with {@code diff} (docs/performance.md, "Comparing runs").
+ */
+final class Report {
+    private final String name;
+    private final StringBuilder text = new StringBuilder();
+    private final String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+
+    Report(String name, String command) {
+        this.name = name;
+        line("# " + name + " " + stamp);
+        line("");
+        line("Command: `" + command + "`");
+        line("");
+        line("Machine: " + machine());
+        line("");
+        line("Load average at start: " + loadAverage());
+        line("");
+    }
+
+    static String machine() {
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        return String.format(Locale.ROOT, "%d cores, %.1f GiB RAM, %s %s, Java %s (%s)",
+                Runtime.getRuntime().availableProcessors(), os.getTotalMemorySize() / (double) (1L << 30),
+                System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"),
+                System.getProperty("java.vm.name"));
+    }
+
+    /** The 1, 5 and 15 minute load averages (Linux), so a noisy run says so itself. */
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException | RuntimeException e) {
+            return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        }
+    }
+
+    void line(String s) {
+        System.out.println(s);
+        System.out.flush();
+        text.append(s).append('\n');
+    }
+
+    void table(List<String> header, List<List<String>> rows) {
+        line("| " + String.join(" | ", header) + " |");
+        line("|" + "---|".repeat(header.size()));
+        rows.forEach(r -> line("| " + String.join(" | ", r) + " |"));
+        line("");
+    }
+
+    /** Writes the report into {@code dir} and returns the file. */
+    Path write(Path dir) {
+        line("Load average at end: " + loadAverage());
+        try {
+            Files.createDirectories(dir);
+            Path file = dir.resolve(name + "-" + stamp + ".md");
+            Files.writeString(file, text);
+            System.out.println("result file: " + file);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the result file into " + dir, e);
+        }
+    }
+
+    // ------------------------------------------------------------------ statistics
+
+    /** min / p50 / p99 / max of {@code values} (nearest rank), formatted in ms with one decimal, then the count. */
+    static List<String> summary(List<Double> values) {
+        if (values.isEmpty()) {
+            return List.of("-", "-", "-", "-", "0");
+        }
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return List.of(ms(v[0]), ms(percentile(v, 50)), ms(percentile(v, 99)), ms(v[v.length - 1]),
+                Integer.toString(v.length));
+    }
+
+    static double percentile(double[] sorted, double p) {
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return v.length == 0 ? Double.NaN : percentile(v, 50);
+    }
+
+    static double max(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    }
+
+    static String ms(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    static String num(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    static double millis(long nanos) {
+        return nanos / 1e6;
+    }
+
+    // ------------------------------------------------------------------ arguments
+
+    /** {@code --key value} and {@code --flag} arguments, nothing else. */
+    static final class Args {
+        private final List<String> args;
+
+        Args(String[] args) {
+            this.args = new ArrayList<>(Arrays.asList(args));
+        }
+
+        boolean flag(String name) {
+            return args.contains("--" + name);
+        }
+
+        String string(String name, String dflt) {
+            int i = args.indexOf("--" + name);
+            return i >= 0 && i + 1 < args.size() ? args.get(i + 1) : dflt;
+        }
+
+        int integer(String name, int dflt) {
+            return Integer.parseInt(string(name, Integer.toString(dflt)));
+        }
+
+        List<Integer> integers(String name, String dflt) {
+            return Arrays.stream(string(name, dflt).split(",")).map(String::trim).map(Integer::parseInt).toList();
+        }
+
+        List<String> strings(String name, String dflt) {
+            return Arrays.stream(string(name, dflt).split(",")).map(String::trim).toList();
+        }
+
+        String commandLine(String mainClass) {
+            return "java -cp modules/benchmarks/target/benchmarks.jar " + mainClass
+                    + (args.isEmpty() ? "" : " " + String.join(" ", args));
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package shepherd.benchmarks.e2e;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import shepherd.broker.BrokerConfig;
+import shepherd.cli.admin.ZkAdmin;
+import shepherd.zookeeper.EmbeddedZooKeeper;
+
+/**
+ * One coordinator under many consumers (issue 9, DESIGN §9: 10,000 consumers in 1,000 groups, 1 s pings, within one
+ * core and 512 MiB): the coordinator is a broker in a JVM of its own ({@code -Xmx512m}), a second broker stands by,
+ * and the consumers are {@link SimConsumers} in the harness's JVM. Once every group is stable the harness measures,
+ * over {@code --window-s}, the broker process's CPU time (per wall-clock second: cores), the pings per second the
+ * consumers answered, and the heap after a full GC ({@code jcmd GC.run}, then {@code GC.heap_info}); then it kills
+ * the coordinator ({@code kill -9}) and times until every group is stable again under the standby.
+ *
+ * <pre>
+ * java -cp modules/benchmarks/target/benchmarks.jar shepherd.benchmarks.e2e.ScaleBench [--quick] [--groups 1000]
+ *      [--consumers-per-group 10] [--partitions-per-group 20] [--window-s 30] [--out modules/benchmarks/results]
+ * </pre>
+ */
+public final class ScaleBench {
+    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+
+    private ScaleBench() {}
+
+    public static void main(String[] argv) throws Exception {
+        System.setProperty("shepherd.log.level", System.getProperty("shepherd.log.level", "WARN"));
+        Report.Args args = new Report.Args(argv);
+        boolean quick = args.flag("quick");
+        int groups = args.integer("groups", quick ? 50 : 1_000);
+        int perGroup = args.integer("consumers-per-group", 10);
+        int partitions = args.integer("partitions-per-group", 20);
+        int windowS = args.integer("window-s", quick ? 5 : 30);
+        int sessionTimeoutMs = args.integer("session-timeout-ms", 6_000);
+        int pingIntervalMs = 1_000;
+        int maxPingRetries = 2;
+        Path out = Path.of(args.string("out", "modules/benchmarks/results"));
+        Report report = new Report("scale", args.commandLine(ScaleBench.class.getName()));
+        run(report, groups, perGroup, partitions, windowS, sessionTimeoutMs, pingIntervalMs, maxPingRetries);
+        report.write(out);
+        System.exit(0);
+    }
+
+    static void run(Report report, int groupCount, int perGroup, int partitions, int windowS, int sessionTimeoutMs,
+                    int pingIntervalMs, int maxPingRetries) throws Exception {
+        int topics = Math.min(10, groupCount);
+        long leaseMs = (long) pingIntervalMs * (maxPingRetries + 1);
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put(BrokerConfig.SESSION_TIMEOUT_MS, Integer.toString(sessionTimeoutMs));
+        settings.put(BrokerConfig.MESSAGE_DELAY_MAX_MS, "100");
+        settings.put(BrokerConfig.LEASE_SAFETY_MARGIN_MS, "50");
+        report.line(String.format(Locale.ROOT, "Setup: embedded ZooKeeper (tick 400 ms) in the harness JVM; the"
+                + " coordinator and a standby broker as child JVMs with -Xmx512m (session timeout %d ms, D = 100 ms,"
+                + " margin 50 ms); %d groups × %d simulated consumers (%d in all) on one TransportClient with 2 I/O"
+                + " threads in the harness JVM; group i subscribes to topic s(i mod %d), %d partitions each, one"
+                + " stream per consumer; ping interval %d ms, max_ping_retries %d (L = %d ms); measuring window %d s.",
+                sessionTimeoutMs, groupCount, perGroup, groupCount * perGroup, topics, partitions, pingIntervalMs,
+                maxPingRetries, leaseMs, windowS));
+        report.line("");
+        Path logDir = Files.createTempDirectory("shepherd-scale-");
+        List<List<String>> rows = new ArrayList<>();
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(Files.createTempDirectory("shepherd-scale-zk-"), true,
+                400)) {
+            ZkAdmin.createChroot(zk.connectString(), "/scale");
+            String connect = zk.connectString() + "/scale";
+            List<ChildBroker> brokers = new ArrayList<>();
+            try (ZkAdmin admin = ZkAdmin.open(connect)) {
+                for (int t = 0; t < topics; t++) {
+                    admin.writeTopic("s" + t, Map.of(1, partitions), ZkAdmin.TopicWrite.SET);
+                }
+                for (int id = 1; id <= 2; id++) {
+                    ChildBroker b = new ChildBroker(id, connect, settings,
+                            List.of("-Xmx512m", "-XX:+UseG1GC"), logDir);
+                    brokers.add(b);
+                    b.start();
+                    awaitRegistered(admin, b);
+                }
+                ChildBroker coordinator = brokers.get(0); // started first, so elected first
+                try (SimConsumers sims = new SimConsumers(brokers.stream().map(ChildBroker::address).toList(),
+                        pingIntervalMs, maxPingRetries, 2)) {
+                    long t0 = System.nanoTime();
+                    for (int g = 0; g < groupCount; g++) {
+                        for (int c = 0; c < perGroup; c++) {
+                            sims.add("g" + g, "g" + g + "-c" + c, "s" + (g % topics));
+                        }
+                        if (g % 10 == 9) {
+                            Thread.sleep(10); // pace the connections: 100 consumers per 10 ms
+                        }
+                    }
+                    awaitStable(sims, -1, partitions, Duration.ofMinutes(10));
+                    double joinS = (System.nanoTime() - t0) / 1e9;
+                    System.out.printf(Locale.ROOT, "  all %d groups stable %.1f s after the first consumer"
+                            + " connected%n", groupCount, joinS);
+                    // steady state
+                    Thread.sleep(2_000); // let the join's stragglers (re-reads, ZooKeeper answers) settle
+                    long cpu0 = cpuNanos(coordinator);
+                    long pings0 = sims.pings.get();
+                    long w0 = System.nanoTime();
+                    Thread.sleep(windowS * 1_000L); // the measuring window itself
+                    long cpu1 = cpuNanos(coordinator);
+                    long pings1 = sims.pings.get();
+                    double wallS = (System.nanoTime() - w0) / 1e9;
+                    double cores = (cpu1 - cpu0) / 1e9 / wallS;
+                    double pingsPerS = (pings1 - pings0) / wallS;
+                    long heapKiB = heapAfterGcKiB(coordinator);
+                    // failover
+                    int epoch = sims.commonEpoch();
+                    long k0 = System.nanoTime();
+                    coordinator.kill();
+                    awaitStable(sims, epoch, partitions, Duration.ofMinutes(10));
+                    double failoverMs = (sims.lastStartNanos() - k0) / 1e6;
+                    rows.add(List.of(Integer.toString(groupCount * perGroup), Integer.toString(groupCount),
+                            String.format(Locale.ROOT, "%.3f", cores), String.format(Locale.ROOT, "%.0f", pingsPerS),
+                            String.format(Locale.ROOT, "%.1f", heapKiB / 1024.0),
+                            String.format(Locale.ROOT, "%.1f", joinS), Report.ms(failoverMs),
+                            (cores <= 1 && heapKiB <= 512 * 1024 ? "met" : "MISSED") + " (≤ 1 core, ≤ 512 MiB)"));
+                }
+            } finally {
+                for (ChildBroker b : brokers) {
+                    if (b.alive()) {
+                        b.kill();
+                    }
+                }
+            }
+        }
+        report.line("One coordinator under load (steady state over the window, then kill -9 of it):");
+        report.line("");
+        report.table(List.of("consumers", "groups", "coordinator CPU (cores)", "pings/s", "heap after GC (MiB)",
+                "initial join, all stable (s)", "failover, kill -9 → all stable (ms)", "target (DESIGN §9)"), rows);
+        report.line("CPU: the broker process's CPU time over the window divided by its length (1.0 = one core"
+                + " busy). Heap: used heap of the broker JVM right after `jcmd <pid> GC.run`.");
+        System.out.println("broker logs of this run: " + logDir); // not in the result file: a local path
+        report.line("");
+    }
+
+    private static void awaitStable(SimConsumers sims, int afterEpoch, int partitions, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int last = -1;
+        while (true) {
+            int stable = sims.stableGroups(afterEpoch, partitions);
+            if (stable == sims.groupCount()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("only " + stable + " of " + sims.groupCount() + " groups stable"
+                        + " within " + timeout);
+            }
+            if (stable / 100 != last / 100) {
+                System.out.println("  " + stable + " of " + sims.groupCount() + " groups stable");
+                last = stable;
+            }
+            Thread.sleep(50); // polling a condition with a deadline
+        }
+    }
+
+    private static long cpuNanos(ChildBroker b) {
+        return ProcessHandle.of(b.pid()).flatMap(p -> p.info().totalCpuDuration())
+                .orElseThrow(() -> new IllegalStateException("no CPU time for broker " + b.id)).toNanos();
+    }
+
+    private static long heapAfterGcKiB(ChildBroker b) throws IOException, InterruptedException {
+        jcmd(b, "GC.run");
+        String info = jcmd(b, "GC.heap_info");
+        Matcher m = HEAP_USED.matcher(info);
+        if (!m.find()) {
+            throw new IllegalStateException("no heap figure in: " + info);
+        }
+        return Long.parseLong(m.group(1));
+    }
+
+    private static String jcmd(ChildBroker b, String command) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(b.pid()), command).redirectErrorStream(true)
+                .start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        return text;
+    }
+
+    private static void awaitRegistered(ZkAdmin admin, ChildBroker b) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (!admin.exists(shepherd.zookeeper.ZkPaths.broker(b.id))) {
+            if (!b.alive() || System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("broker " + b.id + " did not register (see its log)");
+            }
+            Thread.sleep(20);
+        }
+    }
+}
