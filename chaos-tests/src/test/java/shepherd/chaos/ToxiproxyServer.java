@@ -16,6 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.utility.DockerImageName;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,17 +33,22 @@ import java.util.regex.Pattern;
  *       the fixture never resets a server it did not start.</li>
  *   <li>{@code toxiproxy-server} on {@code PATH} (what {@code .ci/run} provides),</li>
  *   <li>{@code <repo>/tools/bin/toxiproxy-server}, where {@code .ci/run} installs it, so that a plain
- *       {@code mvn verify} works after one run of {@code .ci/run}.</li>
+ *       {@code mvn verify} works after one run of {@code .ci/run};</li>
+ *   <li>a container of the image {@value #IMAGE} through Testcontainers, when a Docker engine is available. It
+ *       runs in the host's network namespace ({@code --network host}, so Linux only): the chaos suite's proxies
+ *       must listen on this host's loopback addresses (one per consumer) and reach upstreams on them.</li>
  * </ol>
  * A binary is started on 127.0.0.1 with a free API port, is ready once {@code GET /version} answers, and is
- * stopped through its process on {@link #close()} (or by a shutdown hook if the test JVM exits first).
- * Testcontainers would come next, but there is no Docker engine here; with nothing found, {@link #start()} fails
- * and says how to get a server.
+ * stopped through its process on {@link #close()} (or by a shutdown hook if the test JVM exits first); a container
+ * likewise, stopped on {@link #close()} (Testcontainers reaps it if the JVM dies). With nothing found,
+ * {@link #start()} fails and says how to get a server.
  */
 public final class ToxiproxyServer implements AutoCloseable {
 
     /** The version {@code .ci/run} installs; BUILD-NOTES: {@code @latest} resolves to the old v2.5.0. */
     public static final String VERSION = "2.12.0";
+    /** The official image of that version, for the container route. */
+    static final String IMAGE = "ghcr.io/shopify/toxiproxy:" + VERSION;
     static final String URL_VARIABLE = "TOXIPROXY_URL";
     static final String BINARY_NAME = "toxiproxy-server";
     /** Set by chaos-tests' pom to {@code <repo>/tools/bin}. */
@@ -55,7 +64,7 @@ public final class ToxiproxyServer implements AutoCloseable {
     private static final Pattern VERSION_JSON = Pattern.compile("\"version\"\\s*:\\s*\"([^\"]+)\"");
 
     /** Where a server comes from. */
-    sealed interface Location permits External, Binary {}
+    sealed interface Location permits External, Binary, Container {}
 
     /** A server someone else runs, from {@code TOXIPROXY_URL}. */
     record External(URI api) implements Location {}
@@ -63,19 +72,29 @@ public final class ToxiproxyServer implements AutoCloseable {
     /** An executable to start, with where it was found (for messages). */
     record Binary(Path executable, String foundVia) implements Location {}
 
+    /** A container of {@code image}, for a machine with a Docker engine and no binary. */
+    record Container(String image) implements Location {}
+
     private final URI api;
     private final String version;
     private final String origin;
     private final Process process; // null for an external server
     private final Path logFile; // null for an external server
     private final Thread shutdownHook; // null for an external server
+    private final GenericContainer<?> container; // null unless the container route was taken
 
     private ToxiproxyServer(URI api, String version, String origin, Process process, Path logFile) {
+        this(api, version, origin, process, logFile, null);
+    }
+
+    private ToxiproxyServer(URI api, String version, String origin, Process process, Path logFile,
+                            GenericContainer<?> container) {
         this.api = api;
         this.version = version;
         this.origin = origin;
         this.process = process;
         this.logFile = logFile;
+        this.container = container;
         this.shutdownHook = process == null ? null : new Thread(() -> stop(process), "toxiproxy-server-stopper");
         if (shutdownHook != null) {
             Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -84,13 +103,41 @@ public final class ToxiproxyServer implements AutoCloseable {
 
     /** Finds or starts a server (see the class comment); fails with how to get one if there is none. */
     public static ToxiproxyServer start() throws IOException, InterruptedException {
-        Location location = locate(System.getenv(), toolsBin());
+        Location location = locate(System.getenv(), toolsBin(), ToxiproxyServer::dockerAvailable);
         if (location instanceof External external) {
             String version = awaitVersion(external.api(), null, null);
             return new ToxiproxyServer(external.api(), version, URL_VARIABLE + "=" + external.api(), null, null);
         }
-        Binary binary = (Binary) location;
-        return launch(binary);
+        if (location instanceof Container image) {
+            return launchContainer(image);
+        }
+        return launch((Binary) location);
+    }
+
+    private static boolean dockerAvailable() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError e) {
+            return false; // no Docker client configuration at all: the same answer
+        }
+    }
+
+    /** Starts {@link #IMAGE} on the host's network with its API on a free loopback port. */
+    private static ToxiproxyServer launchContainer(Container image) throws IOException, InterruptedException {
+        int port = freeLoopbackPort();
+        GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(image.image()))
+                .withNetworkMode("host")
+                .withCommand("-host", "127.0.0.1", "-port", Integer.toString(port));
+        container.start();
+        URI api = URI.create("http://127.0.0.1:" + port);
+        try {
+            String version = awaitVersion(api, null, null);
+            return new ToxiproxyServer(api, version, "container " + image.image() + " "
+                    + container.getContainerId(), null, null, container);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            container.stop();
+            throw e;
+        }
     }
 
     /**
@@ -98,7 +145,7 @@ public final class ToxiproxyServer implements AutoCloseable {
      *
      * @throws IllegalStateException with instructions when no server can be found
      */
-    static Location locate(Map<String, String> env, Optional<Path> toolsBin) {
+    static Location locate(Map<String, String> env, Optional<Path> toolsBin, BooleanSupplier dockerAvailable) {
         String url = env.get(URL_VARIABLE);
         if (url != null && !url.isBlank()) {
             return new External(parseUrl(url.trim()));
@@ -110,6 +157,9 @@ public final class ToxiproxyServer implements AutoCloseable {
         }
         if (toolsBin.isPresent() && isExecutable(toolsBin.get().resolve(BINARY_NAME))) {
             return new Binary(toolsBin.get().resolve(BINARY_NAME), "the tools directory of .ci/run");
+        }
+        if (dockerAvailable.getAsBoolean()) {
+            return new Container(IMAGE);
         }
         throw new IllegalStateException(howToGetOne(toolsBin));
     }
@@ -127,7 +177,8 @@ public final class ToxiproxyServer implements AutoCloseable {
                 + "   (or put it on PATH as " + BINARY_NAME + "; pin v" + VERSION
                 + ", @latest resolves to v2.5.0);\n"
                 + "  3. start one yourself on this host and set " + URL_VARIABLE + "=http://127.0.0.1:8474 .\n"
-                + "(Testcontainers is not used: this machine has no Docker engine.)";
+                + "  4. or run a Docker engine: the tests then start " + IMAGE + " through Testcontainers"
+                + " (none was found).";
     }
 
     /** A client for this server's HTTP API. */
@@ -148,6 +199,10 @@ public final class ToxiproxyServer implements AutoCloseable {
     /** Stops the server if this fixture started it; an external server is left alone. */
     @Override
     public void close() {
+        if (container != null) {
+            container.stop();
+            return;
+        }
         if (process == null) {
             return;
         }

@@ -18,8 +18,28 @@ import org.junit.jupiter.api.io.TempDir;
 /** The lookup order of {@link ToxiproxyServer} (DESIGN §8), without starting anything. */
 class ToxiproxyServerTest {
 
+    private static final java.util.function.BooleanSupplier NO_DOCKER = () -> false;
+
     @TempDir
     Path temp;
+
+    @Test
+    void aDockerEngineIsTheLastResortAfterEveryBinary() {
+        ToxiproxyServer.Location location = ToxiproxyServer.locate(Map.of("PATH", temp.resolve("empty").toString()),
+                Optional.of(temp.resolve("tools/bin")), () -> true);
+
+        assertEquals(new ToxiproxyServer.Container("ghcr.io/shopify/toxiproxy:2.12.0"), location);
+    }
+
+    @Test
+    void aBinaryIsPreferredToADockerEngine() throws IOException {
+        Path inTools = fakeServerIn("tools");
+
+        ToxiproxyServer.Location location = ToxiproxyServer.locate(Map.of("PATH", temp.resolve("empty").toString()),
+                Optional.of(inTools.getParent()), () -> true);
+
+        assertEquals(inTools, ((ToxiproxyServer.Binary) location).executable());
+    }
 
     @Test
     void urlFromTheEnvironmentIsUsedAsIsBeforeAnyBinary() throws IOException {
@@ -28,7 +48,7 @@ class ToxiproxyServerTest {
 
         ToxiproxyServer.Location location = ToxiproxyServer.locate(
                 Map.of("TOXIPROXY_URL", "http://127.0.0.1:9999", "PATH", onPath.getParent().toString()),
-                Optional.of(tools));
+                Optional.of(tools), NO_DOCKER);
 
         assertEquals(new ToxiproxyServer.External(URI.create("http://127.0.0.1:9999")), location);
     }
@@ -39,17 +59,17 @@ class ToxiproxyServerTest {
         Path tools = fakeServerIn("tools").getParent();
         String path = temp.resolve("empty") + File.pathSeparator + onPath.getParent();
 
-        ToxiproxyServer.Location location = ToxiproxyServer.locate(Map.of("PATH", path), Optional.of(tools));
+        ToxiproxyServer.Location location = ToxiproxyServer.locate(Map.of("PATH", path), Optional.of(tools), NO_DOCKER);
 
         assertEquals(onPath, ((ToxiproxyServer.Binary) location).executable());
     }
 
     @Test
-    void toolsDirectoryOfCiRunIsTheLastPlaceLooked() throws IOException {
+    void toolsDirectoryOfCiRunIsTheLastBinaryLooked() throws IOException {
         Path inTools = fakeServerIn("tools");
 
         ToxiproxyServer.Location location = ToxiproxyServer.locate(
-                Map.of("PATH", temp.resolve("empty").toString()), Optional.of(inTools.getParent()));
+                Map.of("PATH", temp.resolve("empty").toString()), Optional.of(inTools.getParent()), NO_DOCKER);
 
         assertEquals(inTools, ((ToxiproxyServer.Binary) location).executable());
     }
@@ -60,7 +80,7 @@ class ToxiproxyServerTest {
         Files.createFile(dir.resolve("toxiproxy-server"));
 
         assertThrows(IllegalStateException.class,
-                () -> ToxiproxyServer.locate(Map.of("PATH", dir.toString()), Optional.empty()));
+                () -> ToxiproxyServer.locate(Map.of("PATH", dir.toString()), Optional.empty(), NO_DOCKER));
     }
 
     @Test
@@ -68,7 +88,8 @@ class ToxiproxyServerTest {
         Path tools = temp.resolve("tools/bin");
 
         IllegalStateException failure = assertThrows(IllegalStateException.class,
-                () -> ToxiproxyServer.locate(Map.of("PATH", temp.resolve("empty").toString()), Optional.of(tools)));
+                () -> ToxiproxyServer.locate(Map.of("PATH", temp.resolve("empty").toString()), Optional.of(tools),
+                        NO_DOCKER));
 
         String message = failure.getMessage();
         assertTrue(message.contains(".ci/run"), message);

@@ -20,7 +20,8 @@ class BrokerLogsTest {
                 .toEpochMilli();
         Path log = dir.resolve("broker-3.log");
         Files.writeString(log, String.join("\n",
-                "08:45:08.162 INFO  [shepherd-broker-loop-3] shepherd.broker.BrokerLoop - election won broker=3 epoch=1",
+                "08:45:08.162 INFO  [shepherd-broker-loop-3] shepherd.broker.BrokerLoop - election won "
+                        + "broker=3 epoch=1",
                 "08:45:08.200 INFO  [main] shepherd.transport.TransportServer - Listening on /127.0.0.1:1",
                 "08:45:16.094 WARN  [shepherd-broker-loop-3] shepherd.broker.BrokerLoop - zookeeper session expired "
                         + "broker=3 role=ACTIVE epoch=1 (reset, running for election again)",

@@ -128,7 +128,8 @@ public final class ChaosRun implements FaultContext, AutoCloseable {
         } catch (RuntimeException e) {
             members = "(unreadable)";
         }
-        return "coordinator " + cluster.coordinator() + ", members " + members + ", owners " + owners + ", fetching " + observer.fetching();
+        return "coordinator " + cluster.coordinator() + ", members " + members + ", owners " + owners
+                + ", fetching " + observer.fetching();
     }
 
     private List<Path> historyFiles() {
