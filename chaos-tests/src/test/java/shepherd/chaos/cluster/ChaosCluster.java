@@ -106,7 +106,12 @@ public final class ChaosCluster implements AutoCloseable {
             zk = ZkEnsemble.start(dir.resolve("zookeeper"), toxiproxy.client(), PROXY_PREFIX);
             ZkAdmin admin = ZkAdmin.open(zk.connectString());
             ChaosCluster c = new ChaosCluster(dir, settings, history, toxiproxy, zk, admin);
-            c.boot();
+            try {
+                c.boot();
+            } catch (IOException | RuntimeException e) {
+                c.close(); // whatever did start (brokers, consumers) goes with the ensemble and the proxies
+                throw e;
+            }
             return c;
         } catch (IOException | RuntimeException e) {
             if (zk != null) {
@@ -149,8 +154,8 @@ public final class ChaosCluster implements AutoCloseable {
             brokers.put(b, brokerProcess(b));
             brokers.get(b).start();
         }
-        for (ChildProcess b : brokers.values()) {
-            b.awaitLog("listening on", 1, Duration.ofSeconds(60));
+        for (var b : brokers.entrySet()) {
+            b.getValue().awaitLog("broker " + b.getKey() + " listening on", 1, Duration.ofSeconds(60));
         }
         for (int c = 1; c <= settings.consumers(); c++) {
             addConsumer("c" + c);
@@ -383,32 +388,51 @@ public final class ChaosCluster implements AutoCloseable {
         return root;
     }
 
-    /** Consumers first (gracefully), then brokers (SIGTERM), then ZooKeeper and Toxiproxy. */
+    /**
+     * Consumers first (gracefully), then brokers (SIGTERM), then ZooKeeper and Toxiproxy. Every step runs even if
+     * an earlier one failed (a process left behind would haunt the next run); the first failure is rethrown.
+     */
     @Override
     public void close() {
+        List<Runnable> steps = new ArrayList<>();
         if (workload != null) {
-            workload.close();
+            steps.add(workload::close);
         }
         for (ChildProcess c : consumers.values()) {
-            if (c.isPaused()) {
-                c.resume();
+            steps.add(() -> {
+                if (c.isPaused()) {
+                    c.resume();
+                }
+                c.closeStdin();
+            });
+        }
+        consumers.values().forEach(c -> steps.add(() -> c.terminate(Duration.ofSeconds(15))));
+        brokers.values().forEach(b -> steps.add(() -> b.terminate(Duration.ofSeconds(15))));
+        steps.add(admin::close);
+        steps.add(zk::close);
+        steps.add(() -> {
+            try {
+                deleteOurProxies(toxiproxy.client());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot delete the run's proxies", e);
             }
-            c.closeStdin();
+        });
+        steps.add(toxiproxy::close);
+        RuntimeException first = null;
+        for (Runnable step : steps) {
+            try {
+                step.run();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
         }
-        for (ChildProcess c : consumers.values()) {
-            c.terminate(Duration.ofSeconds(15));
+        if (first != null) {
+            throw first;
         }
-        for (ChildProcess b : brokers.values()) {
-            b.terminate(Duration.ofSeconds(15));
-        }
-        admin.close();
-        zk.close();
-        try {
-            deleteOurProxies(toxiproxy.client());
-        } catch (IOException e) {
-            // the server is going away with the run anyway unless it is a shared one; nothing else to do
-        }
-        toxiproxy.close();
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

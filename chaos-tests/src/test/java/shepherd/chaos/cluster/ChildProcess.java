@@ -17,6 +17,18 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ChildProcess {
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * Every process a test JVM started and has not seen exit: killed when that JVM exits, however it exits. A
+     * broker left running by an aborted run would otherwise reach the next run's ZooKeeper through a proxy port
+     * that run happens to reuse, and claim its broker id.
+     */
+    private static final java.util.Set<Process> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly),
+                "chaos-process-reaper"));
+    }
+
     private final String name;
     private final List<String> command;
     private final Map<String, String> environment;
@@ -48,6 +60,8 @@ public final class ChildProcess {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             pb.environment().putAll(environment);
             process = pb.start();
+            LIVE.add(process);
+            process.onExit().thenAccept(LIVE::remove);
             paused = false;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name + ": " + command, e);

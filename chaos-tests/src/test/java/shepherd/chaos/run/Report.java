@@ -119,9 +119,13 @@ public final class Report {
                 .append(count(events, id, "zookeeper disconnected", "")).append(" | ")
                 .append(count(events, id, "zookeeper session expired", "")).append(" |\n"));
         out.append("\n| t (ms) | broker | event | detail |\n|---:|---:|---|---|\n");
-        events.stream().filter(e -> STORY.contains(e.event())).limit(STORY_ROWS_MAX).forEach(e -> out.append("| ")
-                .append(ms(e.nanoTime())).append(" | ").append(e.broker()).append(" | ").append(e.event())
-                .append(" | ").append(e.detail()).append(" |\n"));
+        List<Entry.BrokerEvent> story = events.stream().filter(e -> STORY.contains(e.event())).toList();
+        story.stream().limit(STORY_ROWS_MAX).forEach(e -> out.append("| ").append(ms(e.nanoTime())).append(" | ")
+                .append(e.broker()).append(" | ").append(e.event()).append(" | ").append(e.detail()).append(" |\n"));
+        if (story.size() > STORY_ROWS_MAX) {
+            out.append("\n(").append(story.size() - STORY_ROWS_MAX).append(" more in `history.jsonl`, type "
+                    + "`BrokerEvent`)\n");
+        }
         out.append('\n');
     }
 
