@@ -14,4 +14,17 @@ MCBrokers    == {b1, b2}
 MCConsumers  == {c1, c2, c3}
 MCPartitions == {p1, p2}
 Symmetry     == Permutations(MCConsumers) \cup Permutations(MCBrokers)
+
+\* Without offsets (MaxPos = 0) no consumer ever reports one (taken stays 0,
+\* never beyond the floor), so every offset write is empty and zkOwners, the
+\* owners in ZooKeeper, is read by no action and no invariant: a history
+\* variable.  The view leaves it out, so states that differ only in it are one.
+ASSUME MaxPos = 0
+\* The second pause comes after the first expiry (coverage, not a reduction:
+\* two pauses of the first coordinator before anything expired add little
+\* to one; docs/verification.md §6).
+ModelConstraint == pauses <= expiries + 1
+
+View == <<zkAlive, coordNode, zkEpoch, zkGen, staleWrite, offVars, zkTopic, envVars, coordVars, consumerVars, netVars,
+          leaves>>
 =============================================================================
