@@ -5,9 +5,9 @@
 (* consumers.  2 brokers, 2 consumers, 2 partitions, 1 expiry, 1 pause, 1  *)
 (* Leave (membership change during a run), committed offsets (positions     *)
 (* 0..1), 1 graceful handover whose record waits for the offset writes      *)
-(* (HandoverWaitsForWrites), cut by ModelConstraint below.  The planned 3   *)
-(* consumers and 2 expiries did not finish in 3 minutes (more than 1.6      *)
-(* million distinct states with the queue still growing).                   *)
+(* (HandoverWaitsForWrites), cut by ModelConstraint below.  Partition     *)
+(* additions: MCShepherdPartitions; issue 7's 3 consumers and 2 expiries:  *)
+(* MCShepherdTarget (opt-in).                                               *)
 EXTENDS ShepherdProperties
 
 CONSTANTS b1, b2, c1, c2, p1, p2

@@ -113,12 +113,25 @@ ResetCoord(b) ==
     /\ wQueued'   = [wQueued EXCEPT ![b] = {}]
     /\ zkReqs'    = [zkReqs EXCEPT ![b] = <<>>]
     /\ hoAcc'     = [hoAcc EXCEPT ![b] = NoTaken]
+    /\ topicView' = [topicView EXCEPT ![b] = {}]
 
-\* b closes every connection it holds: their in-flight messages are lost.
+\* b closes every connection it holds: their in-flight messages are lost.  A
+\* consumer that is not fetching hears ConnectionClosed in the same step
+\* (OnClosed folded in): its OnClosed changes only its own variables, which
+\* no other step and no invariant reads while it fetches nothing, and its only
+\* other way out, the lease running out at a tick, ends in the same state
+\* (docs/verification.md §2).  A fetching consumer hears it later (OnClosed):
+\* until then it fetches on its lease, which is what the lease argument is about.
 CloseChannelsOf(b) ==
+    LET gone == {c \in Consumers : chan[c] = b /\ cst[c] # "FETCHING"} IN
     /\ chan' = [c \in Consumers |-> IF chan[c] = b THEN None ELSE chan[c]]
     /\ toC'  = [c \in Consumers |-> IF chan[c] = b THEN <<>> ELSE toC[c]]
     /\ toB'  = [c \in Consumers |-> IF chan[c] = b THEN <<>> ELSE toB[c]]
+    /\ cst'   = [c \in Consumers |-> IF c \in gone THEN "DISCOVERING" ELSE cst[c]]
+    /\ lease' = [c \in Consumers |-> IF c \in gone THEN 0 ELSE lease[c]]
+    /\ cgen'  = [c \in Consumers |-> IF c \in gone THEN 0 ELSE cgen[c]]
+    \* a consumer that is not fetching has fetching = {}, taken = NoTaken, fetchEpoch = 0 already
+    /\ UNCHANGED <<cepoch, fetching, taken, fetchEpoch>>
 
 -----------------------------------------------------------------------------
 (* Init *)
@@ -135,6 +148,7 @@ Init ==
     /\ offsetRegressed = FALSE
     /\ offsetForeign  = FALSE
     /\ offsetLost     = FALSE
+    /\ zkTopic        = Partitions \ NewPartitions
     /\ link           = [b \in Brokers |-> "UP"]
     /\ paused         = [b \in Brokers |-> FALSE]
     /\ sinceAck       = [b \in Brokers |-> 0]
@@ -158,6 +172,7 @@ Init ==
     /\ wQueued        = [b \in Brokers |-> {}]
     /\ zkReqs         = [b \in Brokers |-> <<>>]
     /\ hoAcc          = [b \in Brokers |-> NoTaken]
+    /\ topicView      = [b \in Brokers |-> {}]
     /\ cst            = [c \in Consumers |-> "DISCOVERING"]
     /\ cgen           = [c \in Consumers |-> 0]
     /\ cepoch         = [c \in Consumers |-> 0]
@@ -169,6 +184,14 @@ Init ==
     /\ toC            = [c \in Consumers |-> <<>>]
     /\ toB            = [c \in Consumers |-> <<>>]
     /\ leaves         = 0
+
+\* kill -STOP of a broker JVM (fault, bounded by MaxPauses) and kill -CONT:
+\* taken at a tick (see Tick).  Only a broker that is or may still be
+\* coordinator is paused: a paused follower only idles (safety forces no step)
+\* and at worst loses a session that owns no node, which it must reopen before
+\* it runs for election; every invariant reads the same states without the
+\* pause (docs/verification.md §2), so the budget is kept for pauses that matter.
+Pausable == {b \in Brokers : ~paused[b] /\ role[b] # "FOLLOWER"}
 
 -----------------------------------------------------------------------------
 (* Time *)
@@ -184,23 +207,36 @@ Init ==
 \*    lease"; ConsumerSession.onLeaseTimer);
 \*  - the ping timer fires: a coordinator that may command (CanCommand, with
 \*    the new sinceAck) pings every live member on its connection
-\*    (Coordinator.onPingTimer).  The ping interval is one tick.
-TickAck(b) == IF ~paused[b] /\ ZkReachable(b) THEN 0 ELSE Min(SessionTimeout, sinceAck[b] + 1)
-
-Tick ==
-    /\ \A c \in Consumers : \A i \in 1..Len(toC[c]) : toC[c][i].age < MaxDelay
+\*    (Coordinator.onPingTimer).  The ping interval is one tick.  A ping
+\*    with nothing ahead of it is received in the same step (OnPing).
+\* The clock advances with pz[b]: b is paused during this tick.
+TickWith(pz) ==
+    LET ack(b) == IF ~pz[b] /\ ZkReachable(b) THEN 0 ELSE Min(SessionTimeout, sinceAck[b] + 1) IN
     /\ LET expiring == {c \in Consumers : cst[c] \in Leased /\ lease[c] = 1}
-           pinger(b) == CanCommandAt(b, TickAck(b))
+           pinger(b) == ~pz[b] /\ CanCommandAt(b, ack(b))
            pinged    == {c \in Consumers \ expiring :
                            chan[c] # None /\ Known(chan[c], c) /\ pinger(chan[c])
                            /\ c \in members[chan[c]] \ failed[chan[c]]}
+           \* A ping with nothing ahead of it on its connection is received in
+           \* the same step (OnPing folded in: with D = 0 every connection is
+           \* empty at a tick, since Tick waits for every delivery);
+           \* docs/verification.md §2 says why this is sound.
+           direct    == {c \in pinged : toC[c] = <<>>}
+           renewed   == {c \in direct : cst[c] \in Leased /\ epoch[chan[c]] >= cepoch[c]}
        IN
-       /\ sinceAck'   = [b \in Brokers |-> TickAck(b)]
+       /\ sinceAck'   = [b \in Brokers |-> ack(b)]
        /\ sinceWon'   = [b \in Brokers |-> IF role[b] \in {"WAITING", "HANDING_OVER"}
                                             THEN Min(Cap, sinceWon[b] + 1) ELSE sinceWon[b]]
+       \* The timer of a consumer that is not a member is never read (it is set
+       \* when the consumer registers): kept at Cap, so that it does not split states.
        /\ sinceSent'  = [b \in Brokers |-> [c \in Consumers |->
-                           IF c \in pinged /\ chan[c] = b THEN 0 ELSE Min(Cap, sinceSent[b][c] + 1)]]
-       /\ lease'      = [c \in Consumers |-> IF cst[c] \in Leased THEN lease[c] - 1 ELSE 0]
+                           CASE c \in pinged /\ chan[c] = b -> 0
+                             [] c \in members[b]             -> Min(Cap, sinceSent[b][c] + 1)
+                             [] OTHER                        -> Cap]]
+       /\ lease'      = [c \in Consumers |-> CASE c \in renewed        -> Lease
+                                                [] cst[c] \in Leased    -> lease[c] - 1
+                                                [] OTHER                -> 0]
+       /\ cepoch'     = [c \in Consumers |-> IF c \in renewed THEN epoch[chan[c]] ELSE cepoch[c]]
        /\ cst'        = [c \in Consumers |-> IF c \in expiring THEN "DISCOVERING" ELSE cst[c]]
        /\ cgen'       = [c \in Consumers |-> IF c \in expiring THEN 0 ELSE cgen[c]]
        /\ fetching'   = [c \in Consumers |-> IF c \in expiring THEN {} ELSE fetching[c]]
@@ -210,33 +246,38 @@ Tick ==
        /\ toC'        = [c \in Consumers |->
                            IF c \in expiring THEN <<>>
                            ELSE LET aged == [i \in 1..Len(toC[c]) |-> [toC[c][i] EXCEPT !.age = @ + 1]] IN
-                                IF c \in pinged THEN Append(aged, Msg("Ping", epoch[chan[c]], 0, {}))
+                                IF c \in pinged \ direct THEN Append(aged, Msg("Ping", epoch[chan[c]], 0, {}))
                                 ELSE aged]
        /\ toB'        = [c \in Consumers |-> IF c \in expiring THEN <<>> ELSE toB[c]]
-    /\ UNCHANGED <<leaves, zkVars, link, paused, expiredPending, expiries, pauses, cuts,
-                   role, epoch, members, failed, trig, phase, runGen, stopSet, acked, asg, cepoch, handovers, pipeVars>>
+    /\ UNCHANGED <<leaves, topicView, zkVars, link, expiredPending, expiries, cuts,
+                   role, epoch, members, failed, trig, phase, runGen, stopSet, acked, asg, handovers, pipeVars>>
+
+\* Pauses begin and end at ticks: the brokers in P are paused (kill -STOP)
+\* just before the clock advances, those in R resumed (kill -CONT) just after.
+\* Pause(b) and Resume(b) change only paused[b], which no invariant reads and
+\* only b's own steps and Tick read; b takes no step while paused, so a pause
+\* commutes with every step up to the next tick and a resume with every step
+\* back to the previous one: every history has an equivalent one with its
+\* pauses and resumes at ticks (docs/verification.md §2).
+TickStep(P, R) ==
+    /\ \A c \in Consumers : \A i \in 1..Len(toC[c]) : toC[c][i].age < MaxDelay
+    /\ pauses + Cardinality(P) <= MaxPauses
+    /\ LET pz == [b \in Brokers |-> paused[b] \/ b \in P] IN
+       /\ R \subseteq {b \in Brokers : pz[b]}
+       /\ paused' = [b \in Brokers |-> pz[b] /\ b \notin R]
+       /\ pauses' = pauses + Cardinality(P)
+       /\ TickWith(pz)
+
+Tick == \E P \in SUBSET Pausable, R \in SUBSET Brokers : TickStep(P, R)
 
 -----------------------------------------------------------------------------
 (* Faults and the environment *)
-
-\* kill -STOP of a broker JVM (fault, bounded).
-Pause(b) ==
-    /\ ~paused[b]
-    /\ pauses < MaxPauses
-    /\ paused' = [paused EXCEPT ![b] = TRUE]
-    /\ pauses' = pauses + 1
-    /\ UNCHANGED <<leaves, zkVars, link, sinceAck, expiredPending, expiries, cuts, coordVars, consumerVars, netVars, handovers>>
-
-\* kill -CONT (recovery).
-Resume(b) ==
-    /\ paused[b]
-    /\ paused' = [paused EXCEPT ![b] = FALSE]
-    /\ UNCHANGED <<leaves, zkVars, link, sinceAck, expiredPending, expiries, pauses, cuts, coordVars, consumerVars, netVars, handovers>>
 
 \* The network between b and ZooKeeper fails (fault; a Toxiproxy cut).  The
 \* client will see Disconnected; the core keeps its state (DESIGN §5).
 CutZk(b) ==
     /\ link[b] = "UP"
+    /\ role[b] # "FOLLOWER"    \* as for Pause: a follower cut off only idles
     /\ cuts < MaxCuts
     /\ link' = [link EXCEPT ![b] = "DOWN"]
     /\ cuts' = cuts + 1
@@ -259,7 +300,7 @@ ZkExpireSession(b) ==
     /\ zkAlive'   = [zkAlive EXCEPT ![b] = FALSE]
     /\ coordNode' = IF coordNode = b THEN None ELSE coordNode
     /\ expiries'  = expiries + 1
-    /\ UNCHANGED <<leaves, zkEpoch, zkGen, zkOwners, staleWrite, link, paused, sinceAck, expiredPending, pauses, cuts,
+    /\ UNCHANGED <<leaves, zkTopic, zkEpoch, zkGen, zkOwners, staleWrite, link, paused, sinceAck, expiredPending, pauses, cuts,
                    coordVars, consumerVars, netVars, handovers, offVars>>
 
 \* b's client reconnects and hears Expired; the adapter opens a new session at
@@ -274,7 +315,7 @@ ZkClientExpired(b) ==
     /\ zkAlive'        = [zkAlive EXCEPT ![b] = TRUE]
     /\ sinceAck'       = [sinceAck EXCEPT ![b] = 0]
     /\ expiredPending' = [expiredPending EXCEPT ![b] = TRUE]
-    /\ UNCHANGED <<leaves, coordNode, zkEpoch, zkGen, zkOwners, staleWrite, link, paused, expiries, pauses, cuts,
+    /\ UNCHANGED <<leaves, zkTopic, coordNode, zkEpoch, zkGen, zkOwners, staleWrite, link, paused, expiries, pauses, cuts,
                    coordVars, consumerVars, netVars, handovers, offVars>>
 
 \* The core handles Expired: handleNewSession, a full reset; every connection
@@ -286,7 +327,17 @@ HandleNewSession(b) ==
     /\ expiredPending' = [expiredPending EXCEPT ![b] = FALSE]
     /\ ResetCoord(b)
     /\ CloseChannelsOf(b)
-    /\ UNCHANGED <<leaves, zkVars, link, paused, sinceAck, expiries, pauses, cuts, consumerVars, handovers>>
+    /\ UNCHANGED <<leaves, zkVars, link, paused, sinceAck, expiries, pauses, cuts, handovers>>
+
+\* The topic gains partition p (an operator's kafka-topics --alter: a new
+\* partition node under /brokers/topics/[t]; environment, each of
+\* NewPartitions at most once).  Its watch fires at the coordinator:
+\* OnTopicChange.
+AddPartition(p) ==
+    /\ p \in NewPartitions \ zkTopic
+    /\ zkTopic' = zkTopic \cup {p}
+    /\ UNCHANGED <<leaves, zkAlive, coordNode, zkEpoch, zkGen, zkOwners, staleWrite, offVars, envVars, coordVars,
+                   consumerVars, netVars>>
 
 -----------------------------------------------------------------------------
 (* Election (DESIGN §5) *)
@@ -317,7 +368,8 @@ Elect(b) ==
     /\ sinceWon'  = [sinceWon EXCEPT ![b] = IF zkHandover THEN Cap ELSE 0]
     /\ sinceAck'  = [sinceAck EXCEPT ![b] = 0]
     /\ zkHandover' = FALSE
-    /\ UNCHANGED <<leaves, zkAlive, zkGen, zkOwners, staleWrite, link, paused, expiredPending, expiries, pauses, cuts,
+    /\ topicView' = [topicView EXCEPT ![b] = zkTopic]
+    /\ UNCHANGED <<leaves, zkTopic, zkAlive, zkGen, zkOwners, staleWrite, link, paused, expiredPending, expiries, pauses, cuts,
                    members, failed, sinceSent, phase, runGen, stopSet, acked, asg, consumerVars, netVars, handovers,
                    zkOffset, offsetRegressed, offsetForeign, offsetLost, pipeVars>>
 
@@ -331,7 +383,7 @@ EndLeaseWait(b) ==
     /\ sinceWon[b] = Cap
     /\ role'     = [role EXCEPT ![b] = "LEADING"]
     /\ trig'     = [trig EXCEPT ![b] = "QUEUED"]
-    /\ UNCHANGED <<leaves, zkVars, envVars, epoch, sinceWon, members, failed, sinceSent, phase, runGen, stopSet, acked, asg,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, epoch, sinceWon, members, failed, sinceSent, phase, runGen, stopSet, acked, asg,
                    consumerVars, netVars, pipeVars>>
 
 \* A fenced write failed its check(/consumers/epoch, epoch) (BadVersion): no
@@ -341,7 +393,7 @@ StandDown(b) ==
     /\ ResetCoord(b)
     /\ CloseChannelsOf(b)
     /\ sinceAck' = [sinceAck EXCEPT ![b] = 0]
-    /\ UNCHANGED <<leaves, zkVars, link, paused, expiredPending, expiries, pauses, cuts, consumerVars, handovers>>
+    /\ UNCHANGED <<leaves, zkVars, link, paused, expiredPending, expiries, pauses, cuts, handovers>>
 
 -----------------------------------------------------------------------------
 (* Coordinator: members and pings (DESIGN §5) *)
@@ -375,7 +427,7 @@ HandleRegister(b, c) ==
             \* the run waits for a response that will never come.
             /\ acked' = IF phase[b] \in {"STOPPING", "STARTING"} /\ c \in stopSet[b]
                         THEN [acked EXCEPT ![b] = @ \cup {c}] ELSE acked
-            /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, phase, runGen, stopSet, asg,
+            /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, phase, runGen, stopSet, asg,
                            consumerVars, chan, pipeVars>>
 
 \* max_ping_retries + 1 pings unanswered: c is declared failed and no longer
@@ -387,7 +439,7 @@ DeclareFailed(b, c) ==
     /\ c \in members[b] \ failed[b]
     /\ ~Known(b, c)
     /\ failed' = [failed EXCEPT ![b] = @ \cup {c}]
-    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, sinceSent, trig, phase, runGen, stopSet,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, sinceSent, trig, phase, runGen, stopSet,
                    acked, asg, consumerVars, netVars, pipeVars>>
 
 \* A failed member's lease surely ran out (lastSent + D + L x (1 + rho) +
@@ -399,8 +451,9 @@ RemoveFailed(b, c) ==
     /\ phase[b] = "IDLE"
     /\ members' = [members EXCEPT ![b] = @ \ {c}]
     /\ failed'  = [failed EXCEPT ![b] = @ \ {c}]
+    /\ sinceSent' = [sinceSent EXCEPT ![b][c] = Cap]   \* a non-member's timer: canonical (see Tick)
     /\ IF role[b] = "LEADING" THEN RequestRebalance(b) ELSE UNCHANGED trig
-    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, sinceSent, phase, runGen, stopSet, acked, asg,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, phase, runGen, stopSet, acked, asg,
                    consumerVars, netVars, pipeVars>>
 
 \* A Leave at the head of c's connection (Coordinator.onLeave): c is no longer
@@ -415,6 +468,7 @@ HandleLeave(b, c) ==
     /\ Head(toB[c]).type = "Leave"
     /\ members' = [members EXCEPT ![b] = @ \ {c}]
     /\ failed'  = [failed EXCEPT ![b] = @ \ {c}]
+    /\ sinceSent' = [sinceSent EXCEPT ![b][c] = Cap]   \* a non-member's timer: canonical (see Tick)
     /\ IF role[b] = "LEADING" THEN RequestRebalance(b) ELSE UNCHANGED trig
     /\ CASE phase[b] = "STOPPING" /\ c \in stopSet[b] ->
               /\ stopSet' = [stopSet EXCEPT ![b] = @ \ {c}]
@@ -426,7 +480,25 @@ HandleLeave(b, c) ==
     /\ chan' = [chan EXCEPT ![c] = None]
     /\ toC'  = [toC EXCEPT ![c] = <<>>]
     /\ toB'  = [toB EXCEPT ![c] = <<>>]
-    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, sinceSent, phase, runGen, asg, consumerVars, pipeVars>>
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, phase, runGen, asg, consumerVars, pipeVars>>
+
+\* The topic's partitions changed: the watch fires (TopicPartitionChange),
+\* the coordinator re-reads the topic and updates its copy
+\* (Coordinator.onTopicRead), and every group interested in the topic is
+\* triggered (Coordinator.topicsChanged -> requestRebalance: IDLE -> QUEUED,
+\* RUNNING -> RUNNING_DIRTY).  During the post-election wait the run at its
+\* end picks the change up; a handing-over coordinator leaves it to the next
+\* one, which reads the topic when elected.  The watch and the read are one
+\* step: a late notification only delays the trigger, as a slow read does.
+OnTopicChange(b) ==
+    /\ ~paused[b]
+    /\ role[b] \in {"WAITING", "LEADING"}
+    /\ ZkReachable(b)
+    /\ topicView[b] # zkTopic
+    /\ topicView' = [topicView EXCEPT ![b] = zkTopic]
+    /\ IF role[b] = "LEADING" THEN RequestRebalance(b) ELSE UNCHANGED trig
+    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, phase, runGen, stopSet,
+                   acked, asg, consumerVars, netVars, pipeVars>>
 
 -----------------------------------------------------------------------------
 (* Coordinator: the rebalance run (DESIGN §6, seed rebalance steps 1-5) *)
@@ -452,7 +524,7 @@ RunStart(b) ==
                  IF c \in members[b] /\ Known(b, c)
                  THEN Append(toC[c], Msg("Stop", epoch[b], zkGen, {}))
                  ELSE toC[c]]
-    /\ UNCHANGED <<leaves, zkVars, link, paused, expiredPending, expiries, pauses, cuts, role, epoch, sinceWon, members,
+    /\ UNCHANGED <<leaves, topicView, zkVars, link, paused, expiredPending, expiries, pauses, cuts, role, epoch, sinceWon, members,
                    failed, sinceSent, asg, consumerVars, chan, toB, handovers, pipeVars>>
 
 \* A StopResponse(g) (Coordinator.onStopAnswered).  Late or foreign ones are
@@ -471,7 +543,7 @@ OnStopResponse(b, c) ==
        THEN /\ acked'   = [acked EXCEPT ![b] = @ \cup {c}]
             /\ wQueued' = [wQueued EXCEPT ![b] = AcceptOffsets(b, c, Head(toB[c]).offs)]
        ELSE UNCHANGED <<acked, wQueued>>
-    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
                    stopSet, asg, consumerVars, chan, toC, zkReqs, hoAcc>>
 
 \* The barrier: every member sent Stop(g) acknowledged it, or was declared
@@ -480,7 +552,9 @@ BarrierDone(b) ==
     \A c \in stopSet[b] : c \in acked[b] \/ (c \in failed[b] /\ sinceSent[b][c] = Cap)
 
 \* The barrier is passed: the assignment is computed over the members that
-\* stopped (any function: the assignor is abstracted) and written with one
+\* stopped and the partitions the coordinator knows at this moment (any
+\* function: the assignor is abstracted; Coordinator.assign reads its copy
+\* of the topics when it writes, owners outside it are deleted) and written with one
 \* fenced multi: check(/consumers/epoch, epoch), the offsets queued from the
 \* Stop answers, owners, generation g + 1 (Coordinator.writeOwners ->
 \* WritePipeline; nothing else is in flight for the group while it leads).
@@ -493,8 +567,11 @@ WriteOwners(b) ==
     /\ ZkReachable(b)
     /\ IF Fencing /\ epoch[b] # zkEpoch
        THEN StandDown(b)
-       ELSE LET live == acked[b] \ failed[b] IN
-            \E a \in (IF live = {} THEN {NoOwners} ELSE [Partitions -> live]) :
+       ELSE LET live  == acked[b] \ failed[b]
+                parts == topicView[b]   \* the partitions the coordinator knows now
+            IN
+            \E a0 \in (IF live = {} THEN {[p \in parts |-> None]} ELSE [parts -> live]) :
+            LET a == [p \in Partitions |-> IF p \in parts THEN a0[p] ELSE None] IN
                /\ zkOwners'   = a
                /\ zkGen'      = runGen[b] + 1
                /\ staleWrite' = (staleWrite \/ epoch[b] < zkEpoch)
@@ -505,7 +582,7 @@ WriteOwners(b) ==
                /\ acked'      = [acked EXCEPT ![b] = {}]
                /\ phase'      = [phase EXCEPT ![b] = "WRITTEN"]
                /\ sinceAck'   = [sinceAck EXCEPT ![b] = 0]
-               /\ UNCHANGED <<leaves, zkAlive, coordNode, zkEpoch, link, paused, expiredPending, expiries, pauses, cuts,
+               /\ UNCHANGED <<leaves, zkTopic, topicView, zkAlive, coordNode, zkEpoch, link, paused, expiredPending, expiries, pauses, cuts,
                               role, epoch, sinceWon, members, failed, sinceSent, trig, runGen,
                               consumerVars, netVars, handovers, zkHandover, offsetLost, zkReqs, hoAcc>>
 
@@ -523,9 +600,9 @@ SendStarts(b) ==
                                               {p \in Partitions : asg[b][p] = c},
                                               {<<p, zkOffset[p]>> : p \in {q \in Partitions : asg[b][q] = c}}))
                  ELSE toC[c]]
-    /\ sinceSent' = [sinceSent EXCEPT ![b] = [c \in Consumers |-> IF c \in stopSet[b] THEN 0 ELSE @[c]]]
+    /\ sinceSent' = [sinceSent EXCEPT ![b] = [c \in Consumers |-> IF c \in stopSet[b] \cap members[b] THEN 0 ELSE @[c]]]
     /\ phase' = [phase EXCEPT ![b] = "STARTING"]
-    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, trig, runGen, stopSet, acked,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, failed, trig, runGen, stopSet, acked,
                    asg, consumerVars, chan, toB, pipeVars>>
 
 \* A StartResponse(g + 1) (Coordinator.onStartAnswered).  During a handover
@@ -538,7 +615,7 @@ OnStartResponse(b, c) ==
     /\ toB' = [toB EXCEPT ![c] = Tail(@)]
     /\ acked' = IF phase[b] = "STARTING" /\ Head(toB[c]).gen = runGen[b] + 1 /\ c \in stopSet[b]
                 THEN [acked EXCEPT ![b] = @ \cup {c}] ELSE acked
-    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
                    stopSet, asg, consumerVars, chan, toC, wQueued, zkReqs, hoAcc>>
 
 \* The run ends (seed step 5; Coordinator.onRebalanceDone): every member
@@ -554,7 +631,7 @@ FinishRun(b) ==
     /\ stopSet' = [stopSet EXCEPT ![b] = {}]
     /\ acked'   = [acked EXCEPT ![b] = {}]
     /\ asg'     = [asg EXCEPT ![b] = NoOwners]
-    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, consumerVars, netVars,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, consumerVars, netVars,
                    pipeVars>>
 
 -----------------------------------------------------------------------------
@@ -585,7 +662,7 @@ BeginHandover(b) ==
     /\ hoAcc'   = [hoAcc EXCEPT ![b] = [p \in Partitions |-> Floor(b, p)]]
     /\ zkReqs'  = [zkReqs EXCEPT ![b] = FlushedReqs(b, zkReqs[b], wQueued[b])]
     /\ wQueued' = [wQueued EXCEPT ![b] = FlushedQueue(zkReqs[b], wQueued[b])]
-    /\ UNCHANGED <<leaves, zkVars, link, paused, sinceAck, expiredPending, expiries, pauses, cuts,
+    /\ UNCHANGED <<leaves, topicView, zkVars, link, paused, sinceAck, expiredPending, expiries, pauses, cuts,
                    epoch, sinceWon, members, failed, sinceSent, consumerVars, chan, toB>>
 
 \* A StopResponse during the handover (Coordinator.onHandoverStopped): c has
@@ -613,7 +690,7 @@ OnHandoverStopped(b, c) ==
                               IF HasOffset(m.offs, p) THEN Max(@[p], OffsetIn(m.offs, p))
                               ELSE @[p]]]
        ELSE UNCHANGED <<acked, zkReqs, wQueued, hoAcc>>
-    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
                    stopSet, asg, consumerVars, chan, toC>>
 
 \* Every member acknowledged the Stop or its lease surely ran out (the handover
@@ -632,7 +709,7 @@ HandOver(b) ==
     /\ sinceWon[b] = Cap
     /\ HandoverWaitsForWrites => (zkReqs[b] = <<>> /\ wQueued[b] = {})
     /\ zkReqs' = [zkReqs EXCEPT ![b] = Append(@, [kind |-> "handover", epoch |-> epoch[b], ops |-> {}])]
-    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
                    stopSet, acked, asg, wQueued, hoAcc, consumerVars, netVars>>
 
 \* ZooKeeper answers the oldest request b sent, and b's core handles the answer
@@ -659,7 +736,7 @@ ZkAnswer(b) ==
                  /\ zkReqs'     = [zkReqs EXCEPT ![b] = FlushedReqs(b, Tail(@), wQueued[b])]
                  /\ wQueued'    = [wQueued EXCEPT ![b] = FlushedQueue(Tail(zkReqs[b]), @)]
                  /\ sinceAck'   = [sinceAck EXCEPT ![b] = 0]
-                 /\ UNCHANGED <<leaves, zkAlive, coordNode, zkEpoch, zkGen, zkOwners, zkHandover, offsetLost,
+                 /\ UNCHANGED <<leaves, zkTopic, topicView, zkAlive, coordNode, zkEpoch, zkGen, zkOwners, zkHandover, offsetLost,
                                 link, paused, expiredPending, expiries, pauses, cuts, handovers,
                                 role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen, stopSet,
                                 acked, asg, hoAcc, consumerVars, netVars>>
@@ -672,8 +749,8 @@ ZkAnswer(b) ==
             /\ ResetCoord(b)
             /\ CloseChannelsOf(b)
             /\ sinceAck' = [sinceAck EXCEPT ![b] = 0]
-            /\ UNCHANGED <<leaves, zkAlive, zkGen, zkOwners, staleWrite, zkOffset, offsetRegressed, offsetForeign,
-                           link, paused, expiredPending, expiries, pauses, cuts, handovers, consumerVars>>
+            /\ UNCHANGED <<leaves, zkTopic, zkAlive, zkGen, zkOwners, staleWrite, zkOffset, offsetRegressed, offsetForeign,
+                           link, paused, expiredPending, expiries, pauses, cuts, handovers>>
 
 -----------------------------------------------------------------------------
 (* Consumer session core (DESIGN §6) *)
@@ -819,11 +896,11 @@ OnClosed(c) ==
 (* The system *)
 
 BrokerStep(b) ==
-    \/ Pause(b) \/ Resume(b) \/ CutZk(b) \/ HealZk(b)
+    \/ CutZk(b) \/ HealZk(b)
     \/ ZkExpireSession(b) \/ ZkClientExpired(b) \/ HandleNewSession(b)
     \/ Elect(b) \/ EndLeaseWait(b)
     \/ RunStart(b) \/ WriteOwners(b) \/ SendStarts(b) \/ FinishRun(b)
-    \/ BeginHandover(b) \/ HandOver(b) \/ ZkAnswer(b)
+    \/ BeginHandover(b) \/ HandOver(b) \/ ZkAnswer(b) \/ OnTopicChange(b)
     \/ \E c \in Consumers :
          \/ HandleRegister(b, c) \/ DeclareFailed(b, c) \/ RemoveFailed(b, c)
          \/ OnStopResponse(b, c) \/ OnStartResponse(b, c) \/ HandleLeave(b, c)
@@ -837,6 +914,7 @@ Next ==
     \/ Tick
     \/ \E b \in Brokers : BrokerStep(b)
     \/ \E c \in Consumers : ConsumerStep(c) \/ Leave(c)
+    \/ \E p \in NewPartitions : AddPartition(p)
 
 SafetySpec == Init /\ [][Next]_vars
 =============================================================================

@@ -20,6 +20,8 @@ TypeOK ==
     /\ zkOwners       \in [Partitions -> Consumers \cup {None}]
     /\ staleWrite     \in BOOLEAN
     /\ zkOffset       \in [Partitions -> 0..MaxPos]
+    /\ zkTopic        \in SUBSET Partitions
+    /\ topicView      \in [Brokers -> SUBSET Partitions]
     /\ zkHandover     \in BOOLEAN
     /\ offsetRegressed \in BOOLEAN
     /\ offsetForeign  \in BOOLEAN
@@ -114,14 +116,22 @@ BarrierSound ==
             \A c2 \in Consumers \ {c} : toC[c][i].parts \cap fetching[c2] = {}
 
 \* DESIGN §7: every subscribed partition has exactly one owning stream, only
-\* subscribed streams own: in ZooKeeper (a function, so at most one owner) the
-\* owner of p is a consumer or none only when no member stopped; in a run
-\* past its write, every partition is owned by a member it starts.
+\* subscribed streams own.  The coordinator's copy of the topic holds only
+\* partitions that exist.  In a run past its write, the assignment (a function,
+\* so at most one owner per partition) owns only partitions that exist; none
+\* at all only when no member stopped; else every partition the coordinator
+\* knows is owned by a member the run starts, except one it learned after the
+\* write (a partition added while the run was in flight), which the next run
+\* owes it: the trigger is RUNNING_DIRTY.
 AssignmentWellFormed ==
     \A b \in Brokers :
-        phase[b] \in {"WRITTEN", "STARTING"} =>
-            \/ stopSet[b] = {} /\ asg[b] = NoOwners
-            \/ \A p \in Partitions : asg[b][p] \in stopSet[b]
+        /\ topicView[b] \subseteq zkTopic
+        /\ phase[b] \in {"WRITTEN", "STARTING"} =>
+            /\ \A p \in Partitions : asg[b][p] # None => p \in zkTopic
+            /\ \/ stopSet[b] = {} /\ asg[b] = NoOwners
+               \/ \A p \in topicView[b] :
+                     \/ asg[b][p] \in stopSet[b]
+                     \/ asg[b][p] = None /\ trig[b] = "RUNNING_DIRTY"
 
 -----------------------------------------------------------------------------
 (* Liveness (DESIGN §7), under Fairness: weak fairness on every protocol and *)
@@ -138,13 +148,13 @@ AssignmentWellFormed ==
 \* never passes (Tick is disabled while the answer is in flight); a real
 \* consumer retries with backoff, and the clock does not stop.
 Fairness ==
-    /\ SF_vars(Tick)
+    /\ SF_vars(TickStep({}, {b \in Brokers : paused[b]}))   \* time passes, and a paused broker resumes
     /\ \A b \in Brokers :
-         /\ WF_vars(Resume(b)) /\ WF_vars(HealZk(b))
+         /\ WF_vars(HealZk(b))
          /\ WF_vars(ZkClientExpired(b)) /\ WF_vars(HandleNewSession(b))
          /\ WF_vars(Elect(b)) /\ WF_vars(EndLeaseWait(b))
          /\ WF_vars(RunStart(b)) /\ WF_vars(WriteOwners(b)) /\ WF_vars(SendStarts(b)) /\ WF_vars(FinishRun(b))
-         /\ WF_vars(HandOver(b)) /\ WF_vars(ZkAnswer(b))
+         /\ WF_vars(HandOver(b)) /\ WF_vars(ZkAnswer(b)) /\ WF_vars(OnTopicChange(b))
          /\ \A c \in Consumers :
               /\ WF_vars(HandleRegister(b, c)) /\ WF_vars(DeclareFailed(b, c)) /\ WF_vars(RemoveFailed(b, c))
               /\ WF_vars(OnStopResponse(b, c)) /\ WF_vars(OnStartResponse(b, c))
@@ -167,7 +177,8 @@ Converged ==
         /\ Leader(b)
         /\ trig[b] = "IDLE" /\ phase[b] = "IDLE"
         /\ members[b] = Consumers /\ failed[b] = {}
-        /\ \A p \in Partitions :
+        /\ topicView[b] = zkTopic
+        /\ \A p \in zkTopic :
               /\ zkOwners[p] \in Consumers
               /\ p \in fetching[zkOwners[p]]
               /\ cgen[zkOwners[p]] = zkGen
@@ -192,4 +203,10 @@ ExpiredCoordinatorStandsDown ==
 \* Consistency of the model itself (not in DESIGN §7).
 LeaseConsistent ==
     \A c \in Consumers : (cst[c] \in Leased) <=> (lease[c] >= 1)
+
+\* The coordinator's timer of a consumer that is not its member is at Cap
+\* (never read until the consumer registers, which sets it: kept canonical so
+\* that dead values do not split states).
+TimersCanonical ==
+    \A b \in Brokers : \A c \in Consumers : c \notin members[b] => sinceSent[b][c] = Cap
 =============================================================================

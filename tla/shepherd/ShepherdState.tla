@@ -15,7 +15,9 @@ EXTENDS Naturals, Sequences, FiniteSets, TLC
 CONSTANTS
     Brokers,         \* broker processes (model values); each runs for election
     Consumers,       \* members of the one group (model values)
-    Partitions,      \* partitions of the one subscribed topic (model values)
+    Partitions,      \* partitions the one subscribed topic has or may gain (model values)
+    NewPartitions,   \* those of Partitions the topic does not have at first: each may be added once, at any
+                     \*   time, also while a rebalance runs (an operator's kafka-topics --alter); {} for none
     None,            \* model value: no broker / no consumer
     SessionTimeout,  \* S: ZooKeeper expires a session no earlier than S ticks after the last request it answered
     Lease,           \* L = ping_interval_ms x (max_ping_retries + 1), in ticks (DESIGN §1)
@@ -45,6 +47,7 @@ ASSUME /\ SessionTimeout \in Nat \ {0}
        /\ MaxPos \in Nat /\ MaxHandovers \in Nat /\ HandoverWaitsForWrites \in BOOLEAN
        /\ CommandGuard \in {"ELECTED_SESSION", "ANY_SESSION", "UNTIL_EXPIRED"}
        /\ None \notin Brokers \cup Consumers
+       /\ NewPartitions \subseteq Partitions /\ Partitions \ NewPartitions # {}
 
 \* Every election follows the deletion of the election node by an expiry or a
 \* handover, but the first; a handover record also changes the version of
@@ -87,6 +90,7 @@ VARIABLES
     offsetRegressed, \* history: some committed offset write lowered a committed offset
     offsetForeign,   \* history: some committed offset was not reported by the partition's owner in ZooKeeper
     offsetLost,      \* history: a handover record committed while an offset its coordinator accepted was not (yet)
+    zkTopic,         \* SUBSET Partitions: the topic's partitions in ZooKeeper (/brokers/topics/[t]); only grows
     \* -- the brokers' environment: network to ZooKeeper, pauses, the ZooKeeper client --
     link,            \* [Brokers -> {"UP", "DOWN"}]: the network between the broker and ZooKeeper
     paused,          \* [Brokers -> BOOLEAN]: kill -STOP; a paused broker takes no step
@@ -109,6 +113,8 @@ VARIABLES
     stopSet,         \* [Brokers -> SUBSET Consumers]: members sent Stop(g); after the write, those sent Start(g+1)
     acked,           \* [Brokers -> SUBSET Consumers]: acknowledged Stop(g) (then: Start(g+1))
     asg,             \* [Brokers -> [Partitions -> Consumers \cup {None}]]: the run's assignment
+    topicView,       \* [Brokers -> SUBSET Partitions]: the coordinator's copy of the topic's partitions
+                     \*   (Coordinator.topics), read when elected and on every TopicPartitionChange
     wQueued,         \* [Brokers -> SUBSET (Partitions \X 0..MaxPos \X Consumers)]: offset writes queued, not sent
                      \*   (WritePipeline: compacted, one per partition; <<p, offset, reporter>>)
     zkReqs,          \* [Brokers -> Seq(request)]: multis sent to ZooKeeper, answered in order (one session);
@@ -132,11 +138,11 @@ VARIABLES
     leaves           \* how many Leave requests have been sent
 
 offVars      == <<zkOffset, zkHandover, offsetRegressed, offsetForeign, offsetLost>>
-zkVars       == <<zkAlive, coordNode, zkEpoch, zkGen, zkOwners, staleWrite, offVars>>
+zkVars       == <<zkAlive, coordNode, zkEpoch, zkGen, zkOwners, staleWrite, offVars, zkTopic>>
 envVars      == <<link, paused, sinceAck, expiredPending, expiries, pauses, cuts, handovers>>
 pipeVars     == <<wQueued, zkReqs, hoAcc>>
 coordVars    == <<role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen, stopSet, acked, asg,
-                 pipeVars>>
+                 topicView, pipeVars>>
 consumerVars == <<cst, cgen, cepoch, fetchEpoch, lease, fetching, taken>>
 netVars      == <<chan, toC, toB>>
 vars         == <<zkVars, envVars, coordVars, consumerVars, netVars, leaves>>
