@@ -555,7 +555,14 @@ class ZooKeeperAdapterIT {
         log.await(GroupRead.class, created, r -> true);
         admin.create(ZkPaths.registration("g", "c1"), ZnodeCodec.encodeRegistration(
                 ZnodeCodecTest.registrations().get(0)), Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-        log.await(CoordinatorEvent.GroupMemberChange.class, created + 1, c -> c.group().equals("g"));
+        int joined = log.indexOf(log.await(CoordinatorEvent.GroupMemberChange.class, created + 1,
+                c -> c.group().equals("g")));
+
+        // The member list alone (what the coordinator reads on a member change) re-arms the same watch.
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Members("g")));
+        assertEquals(List.of("c1"), log.await(CoordinatorEvent.MembersRead.class).consumerIds());
+        admin.delete(ZkPaths.registration("g", "c1"), -1);
+        log.await(CoordinatorEvent.GroupMemberChange.class, joined + 1, c -> c.group().equals("g"));
     }
 
     @Test
