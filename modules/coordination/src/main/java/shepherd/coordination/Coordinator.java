@@ -324,6 +324,21 @@ public final class Coordinator {
         return Optional.ofNullable(groups.get(groupId)).map(GroupView::of);
     }
 
+    /**
+     * The group's generation, or −1 if there is no such group. Unlike {@link #group} it copies nothing: a runtime
+     * may ask it after every event for every group with a run in flight (a failover runs all of them at once).
+     */
+    public int generationOf(String groupId) {
+        GroupState g = groups.get(groupId);
+        return g == null ? -1 : g.generation;
+    }
+
+    /** Whether a run of the group is in flight (false if there is no such group); copies nothing, as above. */
+    public boolean runningOf(String groupId) {
+        GroupState g = groups.get(groupId);
+        return g != null && g.run != null;
+    }
+
     // ================================================================== election, session, reset
 
     private void onElectionWon(ElectionWon won) {
