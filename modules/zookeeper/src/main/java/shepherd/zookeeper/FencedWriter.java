@@ -30,8 +30,8 @@ import shepherd.coordination.CoordinatorEvent;
  * <ol>
  *   <li>the multi fails with NodeExists or NoNode at an op after the epoch check (a node someone else created or
  *       deleted: {@code shepherd offsets reset}); a multi is atomic, so nothing of it was applied;</li>
- *   <li>the writer forgets what the write touched, probes all of it, re-plans and sends it again — nothing of the
- *       session was sent in between, so this is exactly the multi a probing writer would have sent first.</li>
+ *   <li>the writer stops trusting what it knew of those nodes, probes all of them, re-plans and sends it again — the
+ *       session sent nothing in between, so this is exactly the multi a probing writer would have sent first.</li>
  * </ol>
  * Only a write none of whose parts committed is repaired so; a split write one of whose parts did commit is reported
  * as of unknown outcome, and the core reads the group back (a re-send is never blind: docs/verification.md §9). The
