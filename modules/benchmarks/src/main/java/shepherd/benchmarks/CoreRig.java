@@ -149,6 +149,8 @@ final class CoreRig {
         } else if (read instanceof ZkRead.Group g) {
             // Only a new group's offset re-read asks for this here: nothing committed, nothing reset.
             return new CoordinatorEvent.GroupRead(g.group(), GroupSnapshot.empty("range"), now);
+        } else if (read instanceof ZkRead.Members m) {
+            return new CoordinatorEvent.MembersRead(m.group(), List.of(), now);
         }
         throw new IllegalStateException("unexpected read " + read);
     }

@@ -293,15 +293,23 @@ public final class BrokerLoop implements AutoCloseable {
     private void logRebalanceOutcomes() {
         for (var it = groupsRunning.iterator(); it.hasNext(); ) {
             String group = it.next();
-            Optional<GroupView> view = core.group(group);
-            if (view.isEmpty()) {
+            // This runs after every event for every group with a run: after a failover, every group. The cheap
+            // questions first; a view (a copy of the group) only when there is something to log.
+            int generation = core.generationOf(group);
+            if (generation < 0) {
                 it.remove();
                 runStartedMs.remove(group);
                 continue;
             }
-            GroupView g = view.get();
-            Integer before = generationLogged.put(group, g.generation());
-            if (before != null && before != g.generation() || before == null && g.generation() > 0 && g.running()) {
+            boolean running = core.runningOf(group);
+            Integer before = generationLogged.put(group, generation);
+            boolean newGeneration = before != null && before != generation || before == null && generation > 0
+                    && running;
+            if (!newGeneration && running) {
+                continue;
+            }
+            GroupView g = core.group(group).orElseThrow();
+            if (newGeneration) {
                 LOG.info("group generation broker={} epoch={} group={} generation={} members={}", brokerId,
                         core.epoch(), group, g.generation(), g.members());
             }

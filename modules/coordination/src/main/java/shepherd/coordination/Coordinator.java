@@ -246,6 +246,8 @@ public final class Coordinator {
             onGroupsRead(read.groups());
         } else if (event instanceof GroupRead read) {
             onGroupRead(read.group(), read.snapshot());
+        } else if (event instanceof CoordinatorEvent.MembersRead read) {
+            onMembersRead(read.group());
         } else if (event instanceof ZkReadFailed failed) {
             onReadFailed(failed);
         } else if (event instanceof CoordinatorEvent.TopicChange) {
@@ -259,7 +261,7 @@ public final class Coordinator {
             readIfLeader(new ZkRead.Groups());
         } else if (event instanceof GroupMemberChange change) {
             // Seed GroupMemberChangeListener: we write the ids ourselves, so the change is ours or an operator's;
-            // re-arm the watch and let the necessity check decide.
+            // re-arm the watch (reading the member list only) and let the necessity check decide.
             onGroupMemberChange(change.group());
         } else if (event instanceof ZkWriteDone done) {
             writes.finished(done.writeId(), true);
@@ -320,6 +322,21 @@ public final class Coordinator {
 
     public Optional<GroupView> group(String groupId) {
         return Optional.ofNullable(groups.get(groupId)).map(GroupView::of);
+    }
+
+    /**
+     * The group's generation, or −1 if there is no such group. Unlike {@link #group} it copies nothing: a runtime
+     * may ask it after every event for every group with a run in flight (a failover runs all of them at once).
+     */
+    public int generationOf(String groupId) {
+        GroupState g = groups.get(groupId);
+        return g == null ? -1 : g.generation;
+    }
+
+    /** Whether a run of the group is in flight (false if there is no such group); copies nothing, as above. */
+    public boolean runningOf(String groupId) {
+        GroupState g = groups.get(groupId);
+        return g != null && g.run != null;
     }
 
     // ================================================================== election, session, reset
@@ -565,10 +582,26 @@ public final class Coordinator {
         maybeLoaded();
     }
 
+    /**
+     * The ids of a group we hold changed — nearly always by our own registration or removal, already acted on. The
+     * watch must be re-armed, and the member list is all that re-arming needs: the mirror of owners, offsets and
+     * generation is ours (fenced writes), and an operator's offsets reset is picked up by {@link #reloadOffsets}'s
+     * own group read. So one children read, not the whole subtree (O(members + partitions) requests), which would
+     * compete with the rebalance this very change started for the same ZooKeeper session. A pending group read
+     * re-arms the watch itself.
+     */
     private void onGroupMemberChange(String group) {
         GroupState g = groups.get(group);
         if (isCoordinator() && g != null && !groupReadsPending.contains(group)) {
-            read(new ZkRead.Group(group));
+            read(new ZkRead.Members(group));
+        }
+    }
+
+    /** The member list after a member change: as the whole re-read did, the necessity check decides. */
+    private void onMembersRead(String group) {
+        GroupState g = groups.get(group);
+        if (isCoordinator() && g != null) {
+            requestRebalance(g);
         }
     }
 

@@ -86,6 +86,14 @@ public sealed interface CoordinatorEvent {
         }
     }
 
+    /** Result of {@link ZkRead.Members}: the consumer ids registered in ZooKeeper, sorted. */
+    record MembersRead(String group, List<String> consumerIds, long sentAtMs) implements ZkAnswer {
+        public MembersRead {
+            Objects.requireNonNull(group, "group");
+            consumerIds = List.copyOf(consumerIds);
+        }
+    }
+
     /** A read failed (connection loss, session gone); the core retries it later if it still matters. */
     record ZkReadFailed(ZkRead read, String reason) implements CoordinatorEvent {
         public ZkReadFailed {

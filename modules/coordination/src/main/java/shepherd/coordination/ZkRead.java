@@ -27,4 +27,14 @@ public sealed interface ZkRead {
             Objects.requireNonNull(group, "group");
         }
     }
+
+    /**
+     * Only the children of {@code /consumers/groups/[g]/ids}; arms its GroupMemberChange. What a member change of a
+     * group we hold needs: one request, not one per owner and offset as {@link Group} costs.
+     */
+    record Members(String group) implements ZkRead {
+        public Members {
+            Objects.requireNonNull(group, "group");
+        }
+    }
 }

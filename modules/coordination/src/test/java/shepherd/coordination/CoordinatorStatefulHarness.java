@@ -451,6 +451,10 @@ final class CoordinatorStatefulHarness {
                     ? GroupSnapshot.of(zkGeneration, zkAssignor, zkRegistrations, zkOwners, zkOffsets)
                     : GroupSnapshot.empty(Assignors.DEFAULT_NAME);
             feed(new CoordinatorEvent.GroupRead(g.group(), snapshot, sentAtMs));
+        } else if (read instanceof ZkRead.Members m) {
+            groupWatch = true;
+            feed(new CoordinatorEvent.MembersRead(m.group(),
+                    zkGroupExists ? List.copyOf(zkRegistrations.keySet()) : List.of(), sentAtMs));
         }
     }
 

@@ -996,9 +996,8 @@ class CoordinatorTest {
         void triggerWithNothingChangedSendsNoStop() {
             int before = stops();
             d.feed(new CoordinatorEvent.GroupMemberChange(G));
-            d.takeRead(new ZkRead.Group(G));
-            List<CoordinatorEffect> effects = d.feed(new CoordinatorEvent.GroupRead(G, GroupSnapshot.of(1, "range",
-                    Map.of("a", registration("t")), d.view(G).owners(), Map.of()), d.now));
+            d.takeRead(new ZkRead.Members(G));
+            List<CoordinatorEffect> effects = d.feed(new CoordinatorEvent.MembersRead(G, List.of("a"), d.now));
             assertTrue(only(effects, SendRequest.class).isEmpty(), effects.toString());
             assertTrue(only(effects, Write.class).isEmpty(), effects.toString());
             assertEquals(before, stops());
@@ -1211,20 +1210,19 @@ class CoordinatorTest {
         }
 
         @Test
-        void aReadAlreadyOutstandingWhenTheGroupRefillsIsNotTakenForTheReRead() {
-            // 1. the group is empty; a member change makes us read it (R1), and R1 reads offset 50;
-            // 2. the operator resets it to 5; b registers and its registration is written;
-            // 3. R1's answer comes: taking it would Start b at 50. It must be followed by a read of its own.
+        void aMemberChangeReadsOnlyTheMemberListAndTheRefilledGroupIsStillReReadAfterTheRegistration() {
+            // 1. the group is empty; a member change makes us read its member list (M1), which has no offsets;
+            // 2. the operator resets the offsets to 5; b registers and its registration is written;
+            // 3. M1's answer comes: it must not stand for the re-read. b waits for a group read of its own.
+            ZkRead members = new ZkRead.Members(G);
             d.feed(new CoordinatorEvent.GroupMemberChange(G));
-            assertEquals(List.of(READ), d.reads);
+            assertEquals(List.of(members), d.reads, "the member list only, not the group's owners and offsets");
             d.join(2, G, "b", "t");
-            assertEquals(List.of(READ), d.reads, "no second read while R1 is out");
-            GroupSnapshot beforeTheReset = GroupSnapshot.of(2, "range", Map.of(), Map.of(),
-                    Map.of(tp(0), 50L, tp(1), 70L));
-            answer(beforeTheReset);
+            assertEquals(List.of(members, READ), d.reads, "b's re-read, issued after its registration");
+            d.takeRead(members);
+            d.feed(new CoordinatorEvent.MembersRead(G, List.of("b"), d.now));
             d.settle();
-            assertTrue(d.sent(2).isEmpty(), "R1 predates b's registration: " + d.sent(2));
-            assertEquals(List.of(READ), d.reads, "a read after b's registration is issued");
+            assertTrue(d.sent(2).isEmpty(), "the member list released b's run: " + d.sent(2));
 
             answer(reset("b"));
             d.settle();

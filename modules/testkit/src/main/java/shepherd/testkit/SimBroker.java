@@ -469,6 +469,12 @@ public final class SimBroker {
             join[0].call((c, cb) -> c.getChildren(SimZkTree.GROUPS, true, cb), res -> groups.addAll(res.children()));
         } else if (read instanceof ZkRead.Group g) {
             readGroup(g);
+        } else if (read instanceof ZkRead.Members m) {
+            List<String> ids = new ArrayList<>();
+            Join[] join = new Join[1];
+            join[0] = new Join(read, () -> deliver(new CoordinatorEvent.MembersRead(m.group(), ids.stream().sorted()
+                    .toList(), join[0].sentAtMs)));
+            join[0].call((c, cb) -> c.getChildren(SimZkTree.ids(m.group()), true, cb), res -> ids.addAll(res.children()));
         }
     }
 

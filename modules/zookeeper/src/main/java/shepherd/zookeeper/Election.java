@@ -97,6 +97,9 @@ final class Election {
     private void won(int epoch, boolean handover, long sentAtMs) {
         wantElection = false;
         coordinator = true;
+        // Earlier epochs — another coordinator's among them — may have changed the groups since this session last
+        // looked: plan the new epoch's writes from its own reads, not from what an earlier epoch saw.
+        adapter.knownNodes().clear();
         LOG.info("broker {} won the election, epoch {}{}", adapter.config().brokerId(), epoch,
                 handover ? " (previous epoch handed over cleanly)" : "");
         adapter.emit(new CoordinatorEvent.ElectionWon(epoch, handover, sentAtMs));

@@ -2,9 +2,11 @@ package shepherd.zookeeper;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
@@ -12,14 +14,35 @@ import shepherd.coordination.CoordinatorEffect;
 import shepherd.coordination.CoordinatorEvent;
 
 /**
- * Executes {@link CoordinatorEffect.Write}s: probes the nodes a write touches, lets {@link WritePlanner} build the
- * fenced multis, issues them and maps the results to ZkWriteDone / ZkWriteFenced / ZkWriteFailed. While a write's
- * probes are out, every later effect waits, so each write's probes see every earlier multi of the session and every
- * later read sees the write (ZooKeeper answers one session's requests in order). Runs on the adapter's thread.
+ * Executes {@link CoordinatorEffect.Write}s: learns which of the nodes a write touches exist, lets
+ * {@link WritePlanner} build the fenced multis, issues them and maps the results to ZkWriteDone / ZkWriteFenced /
+ * ZkWriteFailed. Runs on the adapter's thread.
+ *
+ * <p><b>Existence from what the session knows, probes only for the rest.</b> ZooKeeper's multi has no create-or-
+ * overwrite, so each op must be planned as create or setData. {@link KnownNodes} holds what this session's reads,
+ * probes and committed multis showed; only paths it knows nothing about are probed ({@code exists}). In steady state
+ * a rebalance's owners write is then one multi and no probe, instead of one probe per owner node.
+ *
+ * <p><b>Order.</b> Every later effect — write, read, keep-alive, election — waits while a write is being prepared:
+ * while its probes are out and, when any op was planned from {@link KnownNodes}, until its multis are answered. So
+ * the core's effects reach ZooKeeper in list order (a read after a write sees it), and a write planned on a stale
+ * fact can be repaired before anything behind it leaves:
+ * <ol>
+ *   <li>the multi fails with NodeExists or NoNode at an op after the epoch check (a node someone else created or
+ *       deleted: {@code shepherd offsets reset}); a multi is atomic, so nothing of it was applied;</li>
+ *   <li>the writer stops trusting what it knew of those nodes, probes all of them, re-plans and sends it again — the
+ *       session sent nothing in between, so this is exactly the multi a probing writer would have sent first.</li>
+ * </ol>
+ * Only a write none of whose parts committed is repaired so; a split write one of whose parts did commit is reported
+ * as of unknown outcome, and the core reads the group back (a re-send is never blind: docs/verification.md §9). The
+ * epoch check stays op 0 of every multi, so a stale epoch is refused at op 0 (BadVersion) whatever the plan was.
  */
 final class FencedWriter {
     private final ZooKeeperAdapter adapter;
-    /** Effects that arrived while a write was being prepared, in order; they run once its multis are issued. */
+    private final KnownNodes known = new KnownNodes();
+    /** {@code exists} probes sent, over the adapter's life: for tests and benchmarks. */
+    private final AtomicLong probesSent = new AtomicLong();
+    /** Effects that arrived while a write was being prepared, in order; they run once it is out of the way. */
     private final ArrayDeque<Runnable> deferred = new ArrayDeque<>();
     private boolean preparing;
 
@@ -28,9 +51,8 @@ final class FencedWriter {
     }
 
     /**
-     * True while a write's probes are out. Every later effect — write, read, keep-alive, election — waits until
-     * the write's multis are issued: the core's effects reach ZooKeeper in list order, so a read after a write sees
-     * it, as it would had the multi gone out at once.
+     * True while a write is being prepared (see the class comment). Every later effect waits until it is not: the
+     * core's effects reach ZooKeeper in list order, so a read after a write sees it.
      */
     boolean busy() {
         return preparing;
@@ -40,25 +62,51 @@ final class FencedWriter {
         deferred.add(effect);
     }
 
+    /** What this session knows exists; reads record into it. */
+    KnownNodes known() {
+        return known;
+    }
+
+    long probesSent() {
+        return probesSent.get();
+    }
+
     /** Effects deferred in an ended session are moot: the core forgets them on ZkExpired. */
     void reset() {
         deferred.clear();
         preparing = false;
+        known.clear();
     }
 
-    /** Probes the paths the write touches, then issues its multis. */
+    /** Plans the write from what is known, probing the paths nothing is known about, then issues its multis. */
     void write(ZkSession s, CoordinatorEffect.Write w) {
         preparing = true;
         long sentAtMs = adapter.now();
-        Set<String> probes = WritePlanner.probes(w.ops());
         Map<String, Boolean> exists = new HashMap<>();
-        int[] pending = {probes.size()};
-        boolean[] failed = {false};
-        if (probes.isEmpty()) {
-            issueWrite(s, w, exists, sentAtMs);
+        Set<String> unknown = new LinkedHashSet<>();
+        for (String path : WritePlanner.probes(w.ops())) {
+            Boolean fact = known.exists(path);
+            if (fact == null) {
+                unknown.add(path);
+            } else {
+                exists.put(path, fact);
+            }
+        }
+        boolean fromKnowledge = !exists.isEmpty();
+        probe(s, w, unknown, exists, () -> issueWrite(s, w, exists, sentAtMs, fromKnowledge));
+    }
+
+    /** Probes {@code paths} into {@code exists}, then runs {@code then}; a failed probe fails the write. */
+    private void probe(ZkSession s, CoordinatorEffect.Write w, Set<String> paths, Map<String, Boolean> exists,
+            Runnable then) {
+        if (paths.isEmpty()) {
+            then.run();
             return;
         }
-        for (String path : probes) {
+        int[] pending = {paths.size()};
+        boolean[] failed = {false};
+        probesSent.addAndGet(paths.size());
+        for (String path : paths) {
             s.zk.exists(path, false, (rc, p, ctx, stat) -> adapter.post(s, () -> {
                 Code code = Code.get(rc);
                 if (failed[0]) {
@@ -73,8 +121,13 @@ final class FencedWriter {
                     return;
                 }
                 exists.put(path, code == Code.OK);
+                if (code == Code.OK) {
+                    known.present(path);
+                } else {
+                    known.absent(path);
+                }
                 if (--pending[0] == 0) {
-                    issueWrite(s, w, exists, sentAtMs);
+                    then.run();
                 }
             }), null);
         }
@@ -88,31 +141,129 @@ final class FencedWriter {
         }
     }
 
-    private void issueWrite(ZkSession s, CoordinatorEffect.Write w, Map<String, Boolean> exists, long sentAtMs) {
+    /**
+     * Issues the planned multis. Planned from probes alone, later effects may go as soon as the multis are sent (they
+     * see them: one session, one order). Planned partly from {@link KnownNodes}, later effects wait for the answers,
+     * so that a plan built on a stale fact can be repaired first.
+     */
+    private void issueWrite(ZkSession s, CoordinatorEffect.Write w, Map<String, Boolean> exists, long sentAtMs,
+            boolean fromKnowledge) {
         List<List<Op>> parts = WritePlanner.plan(w, adapter.config().brokerId(),
                 path -> exists.getOrDefault(path, false), adapter.config().multiBytesMax());
-        int[] committed = {0};
-        boolean[] answered = {false};
+        Attempt attempt = new Attempt(w, parts, sentAtMs, fromKnowledge);
         for (int i = 0; i < parts.size(); i++) {
-            List<Op> part = parts.get(i);
-            s.zk.multi(part, (rc, p, ctx, results) -> adapter.post(s, () -> {
-                if (answered[0]) {
-                    return;
-                }
-                Code code = Code.get(rc);
-                if (code == Code.OK) {
-                    if (++committed[0] == parts.size()) {
-                        answered[0] = true;
-                        adapter.emit(new CoordinatorEvent.ZkWriteDone(w.writeId(), sentAtMs));
-                    }
-                    return;
-                }
-                answered[0] = true;
-                adapter.emit(writeFailure(w, part, code, failedIndex(results), committed[0] > 0, sentAtMs));
-            }), null);
+            int index = i;
+            s.zk.multi(parts.get(i), (rc, p, ctx, results) -> adapter.post(s,
+                    () -> answered(s, attempt, index, Code.get(rc), results)), null);
         }
-        // ZooKeeper applies this session's requests in order: whatever is sent next sees these multis.
+        if (!fromKnowledge) {
+            // ZooKeeper applies this session's requests in order: whatever is sent next sees these multis.
+            prepared();
+        }
+    }
+
+    /** One issue of a write: its parts and what their answers said so far. */
+    private static final class Attempt {
+        final CoordinatorEffect.Write write;
+        final List<List<Op>> parts;
+        final long sentAtMs;
+        final boolean fromKnowledge;
+        int answers;
+        int committed;
+        boolean reported;
+        /** The first part that failed, in answer order (= part order: one session), and how. */
+        int failedPart = -1;
+        Code failedCode;
+        int failedOp = -1;
+
+        Attempt(CoordinatorEffect.Write write, List<List<Op>> parts, long sentAtMs, boolean fromKnowledge) {
+            this.write = write;
+            this.parts = parts;
+            this.sentAtMs = sentAtMs;
+            this.fromKnowledge = fromKnowledge;
+        }
+    }
+
+    private void answered(ZkSession s, Attempt a, int part, Code code, List<OpResult> results) {
+        a.answers++;
+        if (code == Code.OK) {
+            a.committed++;
+            known.applied(a.parts.get(part));
+        } else {
+            int op = failedIndex(results);
+            learnFromFailure(a, part, code, op);
+            if (a.failedPart < 0) {
+                a.failedPart = part;
+                a.failedCode = code;
+                a.failedOp = op;
+            }
+        }
+        if (!a.fromKnowledge) {
+            reportEarly(a);
+            return;
+        }
+        if (a.answers < a.parts.size()) {
+            return;
+        }
+        if (a.failedPart < 0) {
+            adapter.emit(new CoordinatorEvent.ZkWriteDone(a.write.writeId(), a.sentAtMs));
+        } else if (a.committed == 0 && wrongExistence(a.write, a.failedCode, a.failedOp)) {
+            reprobe(s, a);
+            return;
+        } else {
+            adapter.emit(writeFailure(a.write, a.parts.get(a.failedPart), a.failedCode, a.failedOp,
+                    a.committed > 0, a.sentAtMs));
+        }
         prepared();
+    }
+
+    /** A write planned from probes alone reports as its answers come, as it always did. */
+    private void reportEarly(Attempt a) {
+        if (a.reported) {
+            return;
+        }
+        if (a.failedPart >= 0) {
+            a.reported = true;
+            boolean partlyCommitted = a.committed > 0;
+            adapter.emit(writeFailure(a.write, a.parts.get(a.failedPart), a.failedCode, a.failedOp, partlyCommitted,
+                    a.sentAtMs));
+        } else if (a.committed == a.parts.size()) {
+            a.reported = true;
+            adapter.emit(new CoordinatorEvent.ZkWriteDone(a.write.writeId(), a.sentAtMs));
+        }
+    }
+
+    /**
+     * Steps 1–2 of the class comment: nothing of the write was applied and later effects are still held, so the write
+     * is planned again from probes of every path it touches and sent as if for the first time.
+     */
+    private void reprobe(ZkSession s, Attempt a) {
+        Set<String> paths = WritePlanner.probes(a.write.ops());
+        Map<String, Boolean> exists = new HashMap<>();
+        probe(s, a.write, paths, exists, () -> issueWrite(s, a.write, exists, a.sentAtMs, false));
+    }
+
+    /**
+     * A failed part's ops were not applied, or (connection loss) may have been: either way what the session knew of
+     * their nodes is in doubt. A part refused at its epoch check means another coordinator may have written since:
+     * everything is forgotten.
+     */
+    private void learnFromFailure(Attempt a, int part, Code code, int failedOp) {
+        if (a.write.fenced() && failedOp == 0 && (code == Code.BADVERSION || code == Code.NONODE)) {
+            known.clear();
+            return;
+        }
+        for (Op op : a.parts.get(part)) {
+            if (!op.getPath().equals(ZkPaths.EPOCH)) {
+                known.doubt(op.getPath());
+            }
+        }
+    }
+
+    /** NodeExists or NoNode at an op after the epoch check: a create/setData/delete planned on a wrong fact. */
+    static boolean wrongExistence(CoordinatorEffect.Write w, Code code, int failedOp) {
+        int firstPlanned = w.fenced() ? 1 : 0;
+        return (code == Code.NODEEXISTS || code == Code.NONODE) && failedOp >= firstPlanned;
     }
 
     private static int failedIndex(List<OpResult> results) {

@@ -10,10 +10,11 @@ import shepherd.coordination.ZkRead;
 /**
  * The outstanding ZooKeeper reads of one logical read, issued in a pipeline and joined on the adapter's thread: the
  * first failure answers it, NoNode reads as empty (a missing group or topic is an empty one). {@code sentAtMs} is
- * when the first request left, so it never overstates how fresh the answer is.
+ * when the first request left, so it never overstates how fresh the answer is. Every answer is also recorded in the
+ * session's {@link KnownNodes}, in the order ZooKeeper gave it, for the writer to plan from.
  */
 final class ReadJoin {
-private final ZooKeeperAdapter adapter;
+    private final ZooKeeperAdapter adapter;
     private final ZkSession s;
     private final Consumer<String> onFailure;
     private final Runnable done;
@@ -37,6 +38,11 @@ private final ZooKeeperAdapter adapter;
         pending++;
         s.zk.getChildren(path, watch, (rc, p, ctx, children) -> adapter.post(s, () -> {
             Code code = Code.get(rc);
+            if (code == Code.OK) {
+                adapter.knownNodes().children(path, children);
+            } else if (code == Code.NONODE) {
+                adapter.knownNodes().absent(path);
+            }
             if (code == Code.NONODE && watch) {
                 // No children watch can be set on a missing node: watch for its creation instead.
                 s.zk.exists(path, true, (rc2, p2, ctx2, stat) -> { }, null);
@@ -49,6 +55,11 @@ private final ZooKeeperAdapter adapter;
         pending++;
         s.zk.getData(path, watch, (rc, p, ctx, data, stat) -> adapter.post(s, () -> {
             Code code = Code.get(rc);
+            if (code == Code.OK) {
+                adapter.knownNodes().present(path);
+            } else if (code == Code.NONODE) {
+                adapter.knownNodes().absent(path);
+            }
             answered(code, () -> {
                 if (code == Code.OK) {
                     then.accept(data, stat);

@@ -58,6 +58,12 @@ final class TreeReader {
             j[0].children(ZkPaths.GROUPS, true, children -> groups.addAll(children.stream().sorted().toList()));
         } else if (read instanceof ZkRead.Group g) {
             readGroup(s, g);
+        } else if (read instanceof ZkRead.Members m) {
+            List<String> ids = new ArrayList<>();
+            ReadJoin[] j = new ReadJoin[1];
+            j[0] = new ReadJoin(adapter, s, read, () -> adapter.emit(new CoordinatorEvent.MembersRead(m.group(),
+                    ids.stream().sorted().toList(), j[0].sentAtMs)));
+            j[0].children(ZkPaths.ids(m.group()), true, ids::addAll);
         }
     }
 

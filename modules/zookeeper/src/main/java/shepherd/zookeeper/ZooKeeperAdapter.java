@@ -51,7 +51,7 @@ import shepherd.zookeeper.ZnodeCodec.EpochValue;
  * epoch (= the new data version) are one atomic step; a lost reply is resolved by the node's ephemeral owner.
  *
  * <p><b>Writes</b> are multis led by {@code check(/consumers/epoch, epoch)} (see {@link WritePlanner}), prepared one
- * write at a time so that each write's existence probes see every earlier write of the session.
+ * write at a time, planned from what the session knows exists ({@code KnownNodes}) and probing only the rest.
  *
  * <p>The parts live in {@code Election}, {@code TreeReader}, {@code FencedWriter} and {@code BrokerRegistry}; all of
  * them run on this adapter's thread and reach ZooKeeper only through the current {@code ZkSession}. The tree and
@@ -150,6 +150,11 @@ public final class ZooKeeperAdapter implements AutoCloseable {
         return garbage.get();
     }
 
+    /** How many {@code exists} probes writes have needed so far (any thread). */
+    long probesSent() {
+        return writer.probesSent();
+    }
+
     /** The current session's id (0 before it is established). */
     public long sessionId() {
         ZkSession s = session;
@@ -208,6 +213,11 @@ public final class ZooKeeperAdapter implements AutoCloseable {
 
     Config config() {
         return config;
+    }
+
+    /** What this session knows exists below {@code /consumers/groups}: reads record into it, writes plan from it. */
+    KnownNodes knownNodes() {
+        return writer.known();
     }
 
     long now() {

@@ -386,6 +386,142 @@ class ZooKeeperAdapterIT {
         assertEquals(offsets, log.await(GroupRead.class).snapshot().offsets());
     }
 
+    // ------------------------------------------------------------------ writes planned from what the session knows
+
+    @Test
+    void aWriteOfKnownNodesNeedsNoProbe() throws Exception {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter a = adapter(1, log);
+        a.execute(new CoordinatorEffect.RunForElection());
+        int epoch = log.await(ElectionWon.class).epoch();
+        a.execute(new CoordinatorEffect.Write(1, epoch, true, owners(1, 16)));
+        log.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 1);
+        long probes = a.probesSent();
+
+        // A rebalance's owners write: every node was written by this session, so it is planned without a probe.
+        a.execute(new CoordinatorEffect.Write(2, epoch, true, owners(2, 16)));
+        log.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 2);
+        assertEquals(probes, a.probesSent(), "probes for nodes the session wrote itself");
+
+        // A read lists the group completely: a new registration (absent from the list) needs no probe either.
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("g")));
+        log.await(GroupRead.class);
+        a.execute(new CoordinatorEffect.Write(3, epoch, true, List.of(new ZkOp.PutRegistration("g", "c9",
+                ZnodeCodecTest.registrations().get(0)))));
+        log.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 3);
+        assertEquals(probes, a.probesSent());
+        assertEquals(16, admin.getChildren(ZkPaths.ownersOfTopic("g", "t"), false).size());
+        assertEquals(2, ZnodeCodec.decodeOwner("o", admin.getData(ZkPaths.owner("g", partition(5)), false, null))
+                .generation());
+    }
+
+    @Test
+    void aWritePlannedOnStaleKnowledgeFailsIsProbedReplannedAndLandsBeforeAnythingLater() throws Exception {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter a = adapter(1, log);
+        a.execute(new CoordinatorEffect.RunForElection());
+        int epoch = log.await(ElectionWon.class).epoch();
+        List<ZkOp> first = new ArrayList<>(owners(1, 2));
+        first.add(new ZkOp.PutOffset("g", partition(0), 10, "c"));
+        a.execute(new CoordinatorEffect.Write(1, epoch, true, first));
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("g")));
+        log.await(GroupRead.class);
+        long probes = a.probesSent();
+
+        // Behind the session's back (as `shepherd offsets reset` may, or a hand): a node it knows goes, one it knows
+        // to be absent appears. A plan from that knowledge is wrong both ways.
+        admin.delete(ZkPaths.offset("g", partition(0)), -1);
+        admin.create(ZkPaths.offset("g", partition(1)), ZnodeCodec.encodeOffset(5), Ids.OPEN_ACL_UNSAFE,
+                CreateMode.PERSISTENT);
+        a.execute(new CoordinatorEffect.Write(2, epoch, true, List.of(new ZkOp.PutOffset("g", partition(0), 11, "c"),
+                new ZkOp.PutOffset("g", partition(1), 6, "c"), new ZkOp.PutGroup("g", 2, "range"))));
+        // Issued right behind the write: it must see the repaired write, not the tree before it.
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("g")));
+        int done = log.indexOf(log.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 2));
+        GroupRead read = log.await(GroupRead.class, done, r -> true);
+        assertEquals(Map.of(partition(0), 11L, partition(1), 6L), read.snapshot().offsets());
+        assertEquals(2, read.snapshot().generation());
+        assertTrue(a.probesSent() > probes, "the failed plan was repaired by probing");
+        assertEquals(List.of(), log.all(CoordinatorEvent.ZkWriteFailed.class));
+        assertEquals(List.of(), log.all(CoordinatorEvent.ZkWriteFenced.class));
+    }
+
+    @Test
+    void aWritePlannedFromKnowledgeWhoseAnswerIsLostIsReportedUnknownAndResolvedByReadingBack() throws Exception {
+        try (CuttableProxy proxy = new CuttableProxy(server.connectString())) {
+            String chroot = connectString.substring(connectString.indexOf('/'));
+            EventLog log = new EventLog();
+            ZooKeeperAdapter a = adapter(ZooKeeperAdapter.Config.of(proxy.hostPort() + chroot,
+                    SESSION_TIMEOUT_MS, 1), log);
+            a.execute(new CoordinatorEffect.RunForElection());
+            int epoch = log.await(ElectionWon.class).epoch();
+            a.execute(new CoordinatorEffect.Write(1, epoch, true, owners(1, 4)));
+            log.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 1);
+            long probes = a.probesSent();
+
+            proxy.refuse(true);
+            proxy.cut();
+            log.await(CoordinatorEvent.ZkDisconnected.class);
+            a.execute(new CoordinatorEffect.Write(2, epoch, true, owners(2, 4)));
+            CoordinatorEvent.ZkWriteFailed failed = log.await(CoordinatorEvent.ZkWriteFailed.class);
+            assertTrue(failed.unknownOutcome(), failed.toString());
+            assertEquals(probes, a.probesSent(), "the multi itself was sent and lost, not a probe");
+
+            // What the core does: read the group back once connected, then send what is missing again.
+            proxy.refuse(false);
+            log.await(CoordinatorEvent.ZkSyncConnected.class);
+            a.execute(new CoordinatorEffect.Read(new ZkRead.Group("g")));
+            GroupRead back = log.await(GroupRead.class);
+            assertEquals(1, back.snapshot().generation(), "the lost multi did not commit");
+            a.execute(new CoordinatorEffect.Write(3, epoch, true, owners(2, 4)));
+            log.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 3);
+            assertEquals(2, ZnodeCodec.decodeGroup("g", admin.getData(ZkPaths.group("g"), false, null))
+                    .generation());
+        }
+    }
+
+    @Test
+    void aStaleEpochIsRefusedAtTheCheckWhateverTheSessionKnows() throws Exception {
+        EventLog logA = new EventLog();
+        EventLog logB = new EventLog();
+        ZooKeeperAdapter a = adapter(1, logA);
+        a.execute(new CoordinatorEffect.RunForElection());
+        int epochA = logA.await(ElectionWon.class).epoch();
+        ZooKeeperAdapter b = adapter(2, logB);
+        b.execute(new CoordinatorEffect.RunForElection());
+        logB.await(LeaderObserved.class);
+        a.execute(new CoordinatorEffect.Write(1, epochA, true, owners(1, 4)));
+        logA.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 1);
+
+        a.execute(new CoordinatorEffect.Resign(false));
+        logB.await(ElectionWon.class);
+        // The new coordinator changes the tree; a's knowledge of it is now stale as well as its epoch.
+        admin.delete(ZkPaths.owner("g", partition(3)), -1);
+        byte[] before = admin.getData(ZkPaths.group("g"), false, null);
+        long probes = a.probesSent();
+
+        a.execute(new CoordinatorEffect.Write(2, epochA, true, owners(2, 4)));
+        logA.await(CoordinatorEvent.ZkWriteFenced.class, 0, f -> f.writeId() == 2);
+        assertEquals(probes, a.probesSent(), "planned from what a knew, refused at op 0");
+        assertArrayEquals(before, admin.getData(ZkPaths.group("g"), false, null));
+        assertEquals(null, admin.exists(ZkPaths.owner("g", partition(3)), false));
+        assertEquals(List.of(), logA.all(CoordinatorEvent.ZkWriteFailed.class));
+    }
+
+    private static TopicPartition partition(int n) {
+        return TopicPartition.of("t", "1-" + n);
+    }
+
+    /** A rebalance's write: generation and {@code count} owners of topic t. */
+    private static List<ZkOp> owners(int generation, int count) {
+        List<ZkOp> ops = new ArrayList<>();
+        ops.add(new ZkOp.PutGroup("g", generation, "range"));
+        for (int i = 0; i < count; i++) {
+            ops.add(new ZkOp.PutOwner("g", partition(i), new StreamId("c" + (i % 2), 0), generation));
+        }
+        return ops;
+    }
+
     @Test
     void watchesReArmOnEveryRead() throws Exception {
         EventLog log = new EventLog();
@@ -419,7 +555,14 @@ class ZooKeeperAdapterIT {
         log.await(GroupRead.class, created, r -> true);
         admin.create(ZkPaths.registration("g", "c1"), ZnodeCodec.encodeRegistration(
                 ZnodeCodecTest.registrations().get(0)), Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-        log.await(CoordinatorEvent.GroupMemberChange.class, created + 1, c -> c.group().equals("g"));
+        int joined = log.indexOf(log.await(CoordinatorEvent.GroupMemberChange.class, created + 1,
+                c -> c.group().equals("g")));
+
+        // The member list alone (what the coordinator reads on a member change) re-arms the same watch.
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Members("g")));
+        assertEquals(List.of("c1"), log.await(CoordinatorEvent.MembersRead.class).consumerIds());
+        admin.delete(ZkPaths.registration("g", "c1"), -1);
+        log.await(CoordinatorEvent.GroupMemberChange.class, joined + 1, c -> c.group().equals("g"));
     }
 
     @Test
