@@ -236,14 +236,12 @@ class ZooKeeperAdapterIT {
 
     @Test
     void aDeposedCoordinatorsFencedWriteIsRejectedAndChangesNothing() throws Exception {
-        EventLog logA = new EventLog();
-        EventLog logB = new EventLog();
-        ZooKeeperAdapter a = adapter(1, logA);
-        a.execute(new CoordinatorEffect.RunForElection());
-        int epochA = logA.await(ElectionWon.class).epoch();
-        ZooKeeperAdapter b = adapter(2, logB);
-        b.execute(new CoordinatorEffect.RunForElection());
-        logB.await(LeaderObserved.class);
+        TwoBrokers two = broker1WinsBroker2Watches();
+        EventLog logA = two.logA();
+        EventLog logB = two.logB();
+        ZooKeeperAdapter a = two.a();
+        ZooKeeperAdapter b = two.b();
+        int epochA = two.epochA();
 
         a.execute(new CoordinatorEffect.Write(1, epochA, true, List.of(new ZkOp.PutGroup("g", 1, "range"))));
         logA.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 1);
@@ -302,15 +300,13 @@ class ZooKeeperAdapterIT {
 
     @Test
     void aCleanHandoverIsSeenByTheNextWinner() throws Exception {
-        EventLog logA = new EventLog();
-        EventLog logB = new EventLog();
-        ZooKeeperAdapter a = adapter(1, logA);
-        a.execute(new CoordinatorEffect.RunForElection());
-        int epochA = logA.await(ElectionWon.class).epoch();
+        TwoBrokers two = broker1WinsBroker2Watches();
+        EventLog logA = two.logA();
+        EventLog logB = two.logB();
+        ZooKeeperAdapter a = two.a();
+        ZooKeeperAdapter b = two.b();
+        int epochA = two.epochA();
         assertTrue(!logA.await(ElectionWon.class).previousHandedOver());
-        ZooKeeperAdapter b = adapter(2, logB);
-        b.execute(new CoordinatorEffect.RunForElection());
-        logB.await(LeaderObserved.class);
 
         a.execute(new CoordinatorEffect.Write(1, epochA, true,
                 List.of(new ZkOp.PutHandover(epochA), new ZkOp.PutGroup("g", 4, "range"))));
@@ -482,14 +478,12 @@ class ZooKeeperAdapterIT {
 
     @Test
     void aStaleEpochIsRefusedAtTheCheckWhateverTheSessionKnows() throws Exception {
-        EventLog logA = new EventLog();
-        EventLog logB = new EventLog();
-        ZooKeeperAdapter a = adapter(1, logA);
-        a.execute(new CoordinatorEffect.RunForElection());
-        int epochA = logA.await(ElectionWon.class).epoch();
-        ZooKeeperAdapter b = adapter(2, logB);
-        b.execute(new CoordinatorEffect.RunForElection());
-        logB.await(LeaderObserved.class);
+        TwoBrokers two = broker1WinsBroker2Watches();
+        EventLog logA = two.logA();
+        EventLog logB = two.logB();
+        ZooKeeperAdapter a = two.a();
+        ZooKeeperAdapter b = two.b();
+        int epochA = two.epochA();
         a.execute(new CoordinatorEffect.Write(1, epochA, true, owners(1, 4)));
         logA.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 1);
 
@@ -506,6 +500,21 @@ class ZooKeeperAdapterIT {
         assertArrayEquals(before, admin.getData(ZkPaths.group("g"), false, null));
         assertEquals(null, admin.exists(ZkPaths.owner("g", partition(3)), false));
         assertEquals(List.of(), logA.all(CoordinatorEvent.ZkWriteFailed.class));
+    }
+
+    /** Broker 1 won the election (epoch {@code epochA}); broker 2 ran too and watches it. */
+    private record TwoBrokers(ZooKeeperAdapter a, EventLog logA, int epochA, ZooKeeperAdapter b, EventLog logB) {}
+
+    private TwoBrokers broker1WinsBroker2Watches() throws Exception {
+        EventLog logA = new EventLog();
+        EventLog logB = new EventLog();
+        ZooKeeperAdapter a = adapter(1, logA);
+        a.execute(new CoordinatorEffect.RunForElection());
+        int epochA = logA.await(ElectionWon.class).epoch();
+        ZooKeeperAdapter b = adapter(2, logB);
+        b.execute(new CoordinatorEffect.RunForElection());
+        logB.await(LeaderObserved.class);
+        return new TwoBrokers(a, logA, epochA, b, logB);
     }
 
     private static TopicPartition partition(int n) {
