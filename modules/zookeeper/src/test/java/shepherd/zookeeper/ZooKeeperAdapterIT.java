@@ -47,6 +47,13 @@ import shepherd.protocol.BrokerInfo;
  */
 class ZooKeeperAdapterIT {
     private static final int SESSION_TIMEOUT_MS = 4_000;
+    /**
+     * The server's tick: sessions may last 2–20 ticks, so up to 10 s. Tests that cut a session's connection and
+     * expect it back (not expired) use {@link #OUTAGE_SESSION_TIMEOUT_MS}: on a loaded 2-core machine an outage of a
+     * few seconds outlived a 4 s session (the client declares it expired after 4/3 of it without contact).
+     */
+    private static final int TICK_MS = 500;
+    private static final int OUTAGE_SESSION_TIMEOUT_MS = 10_000;
     private static final AtomicInteger CHROOTS = new AtomicInteger();
 
     private static EmbeddedZooKeeper server;
@@ -56,7 +63,11 @@ class ZooKeeperAdapterIT {
 
     @BeforeAll
     static void startServer() {
-        server = EmbeddedZooKeeper.startTemporary();
+        try {
+            server = EmbeddedZooKeeper.start(java.nio.file.Files.createTempDirectory("shepherd-zk-"), true, TICK_MS);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @AfterAll
@@ -99,7 +110,7 @@ class ZooKeeperAdapterIT {
             String chroot = connectString.substring(connectString.indexOf('/'));
             EventLog log = new EventLog();
             ZooKeeperAdapter a = adapter(ZooKeeperAdapter.Config.of(proxy.hostPort() + chroot,
-                    SESSION_TIMEOUT_MS, 1), log);
+                    OUTAGE_SESSION_TIMEOUT_MS, 1), log);
             a.execute(new CoordinatorEffect.KeepAlive());
             log.await(CoordinatorEvent.ZkSynced.class);
             long session = a.sessionId();
@@ -124,7 +135,7 @@ class ZooKeeperAdapterIT {
             String chroot = connectString.substring(connectString.indexOf('/'));
             EventLog log = new EventLog();
             ZooKeeperAdapter a = adapter(ZooKeeperAdapter.Config.of(proxy.hostPort() + chroot,
-                    SESSION_TIMEOUT_MS, 1), log);
+                    OUTAGE_SESSION_TIMEOUT_MS, 1), log);
             a.execute(new CoordinatorEffect.RunForElection());
             int epoch = log.await(ElectionWon.class).epoch();
 
@@ -448,7 +459,7 @@ class ZooKeeperAdapterIT {
             String chroot = connectString.substring(connectString.indexOf('/'));
             EventLog log = new EventLog();
             ZooKeeperAdapter a = adapter(ZooKeeperAdapter.Config.of(proxy.hostPort() + chroot,
-                    SESSION_TIMEOUT_MS, 1), log);
+                    OUTAGE_SESSION_TIMEOUT_MS, 1), log);
             a.execute(new CoordinatorEffect.RunForElection());
             int epoch = log.await(ElectionWon.class).epoch();
             a.execute(new CoordinatorEffect.Write(1, epoch, true, owners(1, 4)));
