@@ -26,7 +26,6 @@ public final class Workload implements AutoCloseable {
     private final History history;
     private final Map<String, Long> next = new java.util.concurrent.ConcurrentSkipListMap<>();
     private final Thread thread;
-    private final java.util.concurrent.atomic.AtomicLong produced = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean running = true;
     private volatile RuntimeException failure;
 
@@ -71,17 +70,11 @@ public final class Workload implements AutoCloseable {
         }
         next.put(partition, offset + 1);
         history.add(new Entry.Produced(System.nanoTime(), topic, partition, offset));
-        produced.incrementAndGet();
     }
 
     /** partition → records produced into it so far. */
     public Map<String, Long> counts() {
         return new TreeMap<>(next);
-    }
-
-    /** Records produced so far. */
-    public long produced() {
-        return produced.get();
     }
 
     /** Stops producing; what was produced stays to be delivered. */

@@ -95,6 +95,12 @@ class ZooKeeperAdapterIT {
         return adapter(ZooKeeperAdapter.Config.of(connectString, SESSION_TIMEOUT_MS, brokerId), log);
     }
 
+    /** Broker 1's adapter reaching this test's chroot through {@code proxy}, with the outage session timeout. */
+    private ZooKeeperAdapter adapterBehind(CuttableProxy proxy, EventLog log) {
+        String chroot = connectString.substring(connectString.indexOf('/'));
+        return adapter(ZooKeeperAdapter.Config.of(proxy.hostPort() + chroot, OUTAGE_SESSION_TIMEOUT_MS, 1), log);
+    }
+
     private ZooKeeperAdapter adapter(ZooKeeperAdapter.Config config, EventLog log) {
         ZooKeeperAdapter adapter = ZooKeeperAdapter.open(config, log::accept, System::currentTimeMillis);
         log.tagWith(adapter::sessionId);
@@ -107,10 +113,8 @@ class ZooKeeperAdapterIT {
     @Test
     void aCutConnectionIsDisconnectedThenSyncConnectedOnTheSameSession() throws Exception {
         try (CuttableProxy proxy = new CuttableProxy(server.connectString())) {
-            String chroot = connectString.substring(connectString.indexOf('/'));
             EventLog log = new EventLog();
-            ZooKeeperAdapter a = adapter(ZooKeeperAdapter.Config.of(proxy.hostPort() + chroot,
-                    OUTAGE_SESSION_TIMEOUT_MS, 1), log);
+            ZooKeeperAdapter a = adapterBehind(proxy, log);
             a.execute(new CoordinatorEffect.KeepAlive());
             log.await(CoordinatorEvent.ZkSynced.class);
             long session = a.sessionId();
@@ -132,10 +136,8 @@ class ZooKeeperAdapterIT {
     @Test
     void requestsDuringAnOutageFailAndWritesReportAnUnknownOutcome() throws Exception {
         try (CuttableProxy proxy = new CuttableProxy(server.connectString())) {
-            String chroot = connectString.substring(connectString.indexOf('/'));
             EventLog log = new EventLog();
-            ZooKeeperAdapter a = adapter(ZooKeeperAdapter.Config.of(proxy.hostPort() + chroot,
-                    OUTAGE_SESSION_TIMEOUT_MS, 1), log);
+            ZooKeeperAdapter a = adapterBehind(proxy, log);
             a.execute(new CoordinatorEffect.RunForElection());
             int epoch = log.await(ElectionWon.class).epoch();
 
@@ -456,10 +458,8 @@ class ZooKeeperAdapterIT {
     @Test
     void aWritePlannedFromKnowledgeWhoseAnswerIsLostIsReportedUnknownAndResolvedByReadingBack() throws Exception {
         try (CuttableProxy proxy = new CuttableProxy(server.connectString())) {
-            String chroot = connectString.substring(connectString.indexOf('/'));
             EventLog log = new EventLog();
-            ZooKeeperAdapter a = adapter(ZooKeeperAdapter.Config.of(proxy.hostPort() + chroot,
-                    OUTAGE_SESSION_TIMEOUT_MS, 1), log);
+            ZooKeeperAdapter a = adapterBehind(proxy, log);
             a.execute(new CoordinatorEffect.RunForElection());
             int epoch = log.await(ElectionWon.class).epoch();
             a.execute(new CoordinatorEffect.Write(1, epoch, true, owners(1, 4)));
