@@ -25,7 +25,7 @@ import shepherd.cli.local.LocalCluster;
  * wait are what dominate there.
  *
  * <pre>
- * java -cp modules/benchmarks/target/benchmarks.jar shepherd.benchmarks.e2e.RebalanceBench [--quick] [--reps 20]
+ * java -cp modules/benchmarks/target/benchmarks.jar shepherd.benchmarks.e2e.RebalanceBench [--quick] [--reps 20] [--warmup 30]
  *      [--consumers 4,16,64] [--partitions 64,1024] [--ping-interval-ms 200] [--max-ping-retries 2]
  *      [--out modules/benchmarks/results]
  * </pre>
@@ -41,13 +41,14 @@ public final class RebalanceBench {
         Report.Args args = new Report.Args(argv);
         boolean quick = args.flag("quick");
         int reps = args.integer("reps", quick ? 3 : 20);
+        int warmup = args.integer("warmup", quick ? 3 : 30);
         List<Integer> sizes = args.integers("consumers", quick ? "4" : "4,16,64");
         List<Integer> partitionCounts = args.integers("partitions", quick ? "64" : "64,1024");
         int pingIntervalMs = args.integer("ping-interval-ms", 200);
         int maxPingRetries = args.integer("max-ping-retries", 2);
         Path out = Path.of(args.string("out", "modules/benchmarks/results"));
         Report report = new Report("rebalance", args.commandLine(RebalanceBench.class.getName()));
-        run(report, reps, sizes, partitionCounts, pingIntervalMs, maxPingRetries);
+        run(report, reps, warmup, sizes, partitionCounts, pingIntervalMs, maxPingRetries);
         report.write(out);
         System.exit(0); // consumer and broker threads of a failed run must not keep the JVM alive
     }
@@ -79,7 +80,7 @@ public final class RebalanceBench {
         }
     }
 
-    static List<Row> run(Report report, int reps, List<Integer> sizes, List<Integer> partitionCounts,
+    static List<Row> run(Report report, int reps, int warmup, List<Integer> sizes, List<Integer> partitionCounts,
                          int pingIntervalMs, int maxPingRetries) throws Exception {
         List<Row> rows = new ArrayList<>();
         // The broker's production rebalance timeouts (Stop 2 s, Start 5 s), not LocalCluster's short test ones: with
@@ -91,9 +92,11 @@ public final class RebalanceBench {
             String zk = cluster.zookeeperConnectString();
             report.line(String.format(Locale.ROOT, "Setup: one broker (LocalCluster defaults: session timeout %d ms,"
                     + " D = 100 ms, lease safety margin 50 ms; Stop and Start timeouts 2 s and 5 s), embedded ZooKeeper, consumers in this JVM with ping"
-                    + " interval %d ms and max_ping_retries %d (lease L = %d ms), range assignor, %d repetitions.",
+                    + " interval %d ms and max_ping_retries %d (lease L = %d ms), range assignor, %d repetitions, each"
+                    + " configuration after %d unmeasured join + leave cycles (JIT warm-up of broker, ZooKeeper and"
+                    + " consumers: a long-running coordinator's steady state).",
                     cluster.sessionTimeoutMs(), pingIntervalMs, maxPingRetries,
-                    (long) pingIntervalMs * (maxPingRetries + 1), reps));
+                    (long) pingIntervalMs * (maxPingRetries + 1), reps, warmup));
             report.line("");
             Quiet quiet = new Quiet(zk);
             for (int partitions : partitionCounts) {
@@ -101,7 +104,8 @@ public final class RebalanceBench {
             }
             for (int partitions : partitionCounts) {
                 for (int n : sizes) {
-                    rows.addAll(configuration(cluster, quiet, n, partitions, reps, pingIntervalMs, maxPingRetries));
+                    rows.addAll(configuration(cluster, quiet, n, partitions, reps, warmup, pingIntervalMs,
+                            maxPingRetries));
                 }
             }
         }
@@ -160,7 +164,7 @@ public final class RebalanceBench {
     }
 
     private static List<Row> configuration(LocalCluster cluster, Quiet quiet, int n, int partitions, int reps,
-                                           int pingIntervalMs, int maxPingRetries) throws Exception {
+                                           int warmup, int pingIntervalMs, int maxPingRetries) throws Exception {
         String group = "g" + n + "x" + partitions;
         String topic = "t" + partitions;
         Members members = new Members(cluster::bootstrap, pingIntervalMs, maxPingRetries);
@@ -172,6 +176,16 @@ public final class RebalanceBench {
                 members.start(group, id, topic);
             }
             Members.Stable stable = members.awaitStable(base, -1, -1, STABLE_TIMEOUT_MS);
+            // Unmeasured cycles first: the first rebalances of a JVM run the broker's, ZooKeeper's and the consumers'
+            // code interpreted or half-compiled and take several times as long as the thousandth (a coordinator
+            // runs for months); JMH's warm-up iterations, for a whole system.
+            for (int i = 0; i < warmup; i++) {
+                String w = "warm-" + i;
+                members.start(group, w, topic);
+                stable = members.awaitStable(with(base, w), stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+                members.shutdown(w);
+                stable = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+            }
             quiet.await();
             Row join = new Row("join", n, partitions);
             Row leave = new Row("leave", n, partitions);
