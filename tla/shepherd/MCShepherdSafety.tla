@@ -7,7 +7,7 @@
 (* 0..1), 1 graceful handover whose record waits for the offset writes      *)
 (* (HandoverWaitsForWrites), cut by ModelConstraint below.  Partition     *)
 (* additions: MCShepherdPartitions; issue 7's 3 consumers and 2 expiries:  *)
-(* MCShepherdTarget (opt-in).                                               *)
+(* MCShepherdTarget.                                                        *)
 EXTENDS ShepherdProperties
 
 CONSTANTS b1, b2, c1, c2, p1, p2

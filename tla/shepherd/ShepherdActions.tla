@@ -102,7 +102,6 @@ ResetCoord(b) ==
     /\ epoch'     = [epoch EXCEPT ![b] = 0]
     /\ sinceWon'  = [sinceWon EXCEPT ![b] = 0]
     /\ members'   = [members EXCEPT ![b] = {}]
-    /\ failed'    = [failed EXCEPT ![b] = {}]
     /\ sinceSent' = [sinceSent EXCEPT ![b] = [c \in Consumers |-> Cap]]
     /\ trig'      = [trig EXCEPT ![b] = "IDLE"]
     /\ phase'     = [phase EXCEPT ![b] = "IDLE"]
@@ -161,7 +160,6 @@ Init ==
     /\ epoch          = [b \in Brokers |-> 0]
     /\ sinceWon       = [b \in Brokers |-> 0]
     /\ members        = [b \in Brokers |-> {}]
-    /\ failed         = [b \in Brokers |-> {}]
     /\ sinceSent      = [b \in Brokers |-> [c \in Consumers |-> Cap]]
     /\ trig           = [b \in Brokers |-> "IDLE"]
     /\ phase          = [b \in Brokers |-> "IDLE"]
@@ -216,7 +214,7 @@ TickWith(pz) ==
            pinger(b) == ~pz[b] /\ CanCommandAt(b, ack(b))
            pinged    == {c \in Consumers \ expiring :
                            chan[c] # None /\ Known(chan[c], c) /\ pinger(chan[c])
-                           /\ c \in members[chan[c]] \ failed[chan[c]]}
+                           /\ c \in members[chan[c]]}
            \* A ping with nothing ahead of it on its connection is received in
            \* the same step (OnPing folded in: with D = 0 every connection is
            \* empty at a tick, since Tick waits for every delivery);
@@ -250,7 +248,7 @@ TickWith(pz) ==
                                 ELSE aged]
        /\ toB'        = [c \in Consumers |-> IF c \in expiring THEN <<>> ELSE toB[c]]
     /\ UNCHANGED <<leaves, topicView, zkVars, link, expiredPending, expiries, cuts,
-                   role, epoch, members, failed, trig, phase, runGen, stopSet, acked, asg, handovers, pipeVars>>
+                   role, epoch, members, trig, phase, runGen, stopSet, acked, asg, handovers, pipeVars>>
 
 \* Pauses begin and end at ticks: the brokers in P are paused (kill -STOP)
 \* just before the clock advances, those in R resumed (kill -CONT) just after.
@@ -300,8 +298,19 @@ ZkExpireSession(b) ==
     /\ zkAlive'   = [zkAlive EXCEPT ![b] = FALSE]
     /\ coordNode' = IF coordNode = b THEN None ELSE coordNode
     /\ expiries'  = expiries + 1
+    \* With D = 0, consumers that discovered b just before its node went
+    \* (Discover folded in, see DiscoverAndRegister): their Registers are in
+    \* flight to a coordinator that is now a zombie.
+    /\ \E D \in IF MaxDelay = 0 /\ coordNode = b
+                THEN SUBSET {c \in Consumers : cst[c] = "DISCOVERING" /\ chan[c] = None}
+                ELSE {{}} :
+       /\ cepoch' = [c \in Consumers |-> IF c \in D THEN Max(cepoch[c], zkEpoch) ELSE cepoch[c]]
+       /\ toB'    = [c \in Consumers |-> IF c \in D THEN <<Reply("Register", Max(cepoch[c], zkEpoch), 0)>> ELSE toB[c]]
+       /\ cst'    = [c \in Consumers |-> IF c \in D THEN "REGISTERING" ELSE cst[c]]
+       /\ chan'   = [c \in Consumers |-> IF c \in D THEN b ELSE chan[c]]
+       /\ toC'    = [c \in Consumers |-> IF c \in D THEN <<>> ELSE toC[c]]
     /\ UNCHANGED <<leaves, zkTopic, zkEpoch, zkGen, zkOwners, staleWrite, link, paused, sinceAck, expiredPending, pauses, cuts,
-                   coordVars, consumerVars, netVars, handovers, offVars>>
+                   coordVars, cgen, fetchEpoch, lease, fetching, taken, handovers, offVars>>
 
 \* b's client reconnects and hears Expired; the adapter opens a new session at
 \* once and queues Expired for the core (ZooKeeperAdapter.onExpired).  Until
@@ -370,7 +379,7 @@ Elect(b) ==
     /\ zkHandover' = FALSE
     /\ topicView' = [topicView EXCEPT ![b] = zkTopic]
     /\ UNCHANGED <<leaves, zkTopic, zkAlive, zkGen, zkOwners, staleWrite, link, paused, expiredPending, expiries, pauses, cuts,
-                   members, failed, sinceSent, phase, runGen, stopSet, acked, asg, consumerVars, netVars, handovers,
+                   members, sinceSent, phase, runGen, stopSet, acked, asg, consumerVars, netVars, handovers,
                    zkOffset, offsetRegressed, offsetForeign, offsetLost, pipeVars>>
 
 \* The post-election wait D + L_max x (1 + rho) + margin has passed: every
@@ -383,7 +392,7 @@ EndLeaseWait(b) ==
     /\ sinceWon[b] = Cap
     /\ role'     = [role EXCEPT ![b] = "LEADING"]
     /\ trig'     = [trig EXCEPT ![b] = "QUEUED"]
-    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, epoch, sinceWon, members, failed, sinceSent, phase, runGen, stopSet, acked, asg,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, epoch, sinceWon, members, sinceSent, phase, runGen, stopSet, acked, asg,
                    consumerVars, netVars, pipeVars>>
 
 \* A fenced write failed its check(/consumers/epoch, epoch) (BadVersion): no
@@ -410,14 +419,20 @@ HandleRegister(b, c) ==
     /\ Head(toB[c]).type = "Register"
     /\ LET m == Head(toB[c]) IN
        IF role[b] \notin {"WAITING", "LEADING"} \/ epoch[b] < m.epoch
-       THEN /\ toB' = [toB EXCEPT ![c] = Tail(@)]
-            /\ toC' = [toC EXCEPT ![c] = Append(@, Msg("NotCoordinator", epoch[b], 0, {}))]
-            /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, consumerVars, chan>>
+       THEN IF MaxDelay = 0
+            THEN \* NOT_COORDINATOR received at once (OnRegisterResponse folded in,
+                 \* docs/verification.md §2): the consumer closes and rediscovers.
+                 /\ toB'  = [toB EXCEPT ![c] = <<>>]
+                 /\ chan' = [chan EXCEPT ![c] = None]
+                 /\ cst'  = [cst EXCEPT ![c] = "DISCOVERING"]
+                 /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, cgen, cepoch, fetchEpoch, lease, fetching, taken,
+                                toC>>
+            ELSE /\ toB' = [toB EXCEPT ![c] = Tail(@)]
+                 /\ toC' = [toC EXCEPT ![c] = Append(@, Msg("NotCoordinator", epoch[b], 0, {}))]
+                 /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, consumerVars, chan>>
        ELSE /\ CanCommand(b)
             /\ toB'       = [toB EXCEPT ![c] = Tail(@)]
-            /\ toC'       = [toC EXCEPT ![c] = Append(@, Msg("RegisterResponse", epoch[b], 0, {}))]
             /\ members'   = [members EXCEPT ![b] = @ \cup {c}]
-            /\ failed'    = [failed EXCEPT ![b] = @ \ {c}]
             /\ sinceSent' = [sinceSent EXCEPT ![b][c] = 0]
             /\ IF role[b] = "LEADING" THEN RequestRebalance(b) ELSE UNCHANGED trig
             \* A member of the running barrier that registers again (a new
@@ -427,30 +442,35 @@ HandleRegister(b, c) ==
             \* the run waits for a response that will never come.
             /\ acked' = IF phase[b] \in {"STOPPING", "STARTING"} /\ c \in stopSet[b]
                         THEN [acked EXCEPT ![b] = @ \cup {c}] ELSE acked
+            \* With D = 0 the RegisterResponse is received at once
+            \* (OnRegisterResponse folded in, docs/verification.md §2): c is
+            \* REGISTERING and the response's epoch is at least the one c sent.
+            /\ IF MaxDelay = 0
+               THEN /\ cst'    = [cst EXCEPT ![c] = "REGISTERED"]
+                    /\ lease'  = [lease EXCEPT ![c] = Lease]
+                    /\ cepoch' = [cepoch EXCEPT ![c] = epoch[b]]
+                    /\ UNCHANGED <<toC, cgen, fetchEpoch, fetching, taken>>
+               ELSE /\ toC' = [toC EXCEPT ![c] = Append(@, Msg("RegisterResponse", epoch[b], 0, {}))]
+                    /\ UNCHANGED consumerVars
             /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, phase, runGen, stopSet, asg,
-                           consumerVars, chan, pipeVars>>
+                           chan, pipeVars>>
 
 \* max_ping_retries + 1 pings unanswered: c is declared failed and no longer
 \* commanded (Coordinator.onPingTimeout).  Pings go unanswered here when b
-\* no longer knows a connection to c (~Known(b, c)).
-DeclareFailed(b, c) ==
-    /\ ~paused[b]
-    /\ role[b] # "FOLLOWER"
-    /\ c \in members[b] \ failed[b]
-    /\ ~Known(b, c)
-    /\ failed' = [failed EXCEPT ![b] = @ \cup {c}]
-    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, sinceSent, trig, phase, runGen, stopSet,
-                   acked, asg, consumerVars, netVars, pipeVars>>
+\* no longer knows a connection to c (~Known(b, c)).  The declaration is not a
+\* step of its own: it is folded into the steps that act on it (RemoveFailed,
+\* the barrier of WriteOwners, FinishRun), each of which may treat any member
+\* b no longer knows as declared failed (docs/verification.md §2).
+MayBeFailed(b) == {c \in members[b] : ~Known(b, c)}
 
 \* A failed member's lease surely ran out (lastSent + D + L x (1 + rho) +
 \* margin): it leaves the group, a membership change (Coordinator.onMemberExpired).
 RemoveFailed(b, c) ==
     /\ ~paused[b]
-    /\ c \in failed[b]
+    /\ c \in MayBeFailed(b)
     /\ sinceSent[b][c] = Cap
     /\ phase[b] = "IDLE"
     /\ members' = [members EXCEPT ![b] = @ \ {c}]
-    /\ failed'  = [failed EXCEPT ![b] = @ \ {c}]
     /\ sinceSent' = [sinceSent EXCEPT ![b][c] = Cap]   \* a non-member's timer: canonical (see Tick)
     /\ IF role[b] = "LEADING" THEN RequestRebalance(b) ELSE UNCHANGED trig
     /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, phase, runGen, stopSet, acked, asg,
@@ -467,7 +487,6 @@ HandleLeave(b, c) ==
     /\ toB[c] # <<>>
     /\ Head(toB[c]).type = "Leave"
     /\ members' = [members EXCEPT ![b] = @ \ {c}]
-    /\ failed'  = [failed EXCEPT ![b] = @ \ {c}]
     /\ sinceSent' = [sinceSent EXCEPT ![b][c] = Cap]   \* a non-member's timer: canonical (see Tick)
     /\ IF role[b] = "LEADING" THEN RequestRebalance(b) ELSE UNCHANGED trig
     /\ CASE phase[b] = "STOPPING" /\ c \in stopSet[b] ->
@@ -497,11 +516,63 @@ OnTopicChange(b) ==
     /\ topicView[b] # zkTopic
     /\ topicView' = [topicView EXCEPT ![b] = zkTopic]
     /\ IF role[b] = "LEADING" THEN RequestRebalance(b) ELSE UNCHANGED trig
-    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, phase, runGen, stopSet,
+    /\ UNCHANGED <<leaves, zkVars, envVars, role, epoch, sinceWon, members, sinceSent, phase, runGen, stopSet,
                    acked, asg, consumerVars, netVars, pipeVars>>
 
 -----------------------------------------------------------------------------
 (* Coordinator: the rebalance run (DESIGN §6, seed rebalance steps 1-5) *)
+
+\* With D = 0 a Stop or Start that has nothing ahead of it on its connection
+\* is received in the step that sends it (OnStop / OnStart folded in, as the
+\* ping at its tick; docs/verification.md §2 says why this is sound).  T: the
+\* consumers it is sent to; the result: those that receive it now.
+ReceivedNow(T) == IF MaxDelay = 0 THEN {c \in T : toC[c] = <<>>} ELSE {}
+
+\* OnStop, for the consumers in R receiving Stop(e, g) in the same step.
+StopApplies(c, e) == cst[c] \in Leased /\ e >= cepoch[c]
+ReceiveStops(R, e, g) ==
+    LET S == {c \in R : StopApplies(c, e)} IN
+    /\ cst'        = [c \in Consumers |-> IF c \in S THEN "STOPPED" ELSE cst[c]]
+    /\ cgen'       = [c \in Consumers |-> IF c \in S THEN g ELSE cgen[c]]
+    /\ fetching'   = [c \in Consumers |-> IF c \in S THEN {} ELSE fetching[c]]
+    /\ taken'      = [c \in Consumers |-> IF c \in S THEN NoTaken ELSE taken[c]]
+    /\ fetchEpoch' = [c \in Consumers |-> IF c \in S THEN 0 ELSE fetchEpoch[c]]
+    /\ cepoch'     = [c \in Consumers |-> IF c \in S THEN e ELSE cepoch[c]]
+    /\ toB'        = [c \in Consumers |->
+                        IF c \in S THEN Append(toB[c], StopReply(e, g, {<<p, taken[c][p]>> : p \in fetching[c]}))
+                        ELSE toB[c]]
+    /\ UNCHANGED lease
+
+\* OnStart, for the consumers in R receiving b's Start(g) in the same step:
+\* each its partitions of asg[b], from their committed offsets.
+StartApplies(c, e, g) ==
+    /\ cst[c] \in Leased
+    /\ e >= cepoch[c]
+    /\ \/ cst[c] = "REGISTERED"
+       \/ cst[c] = "STOPPED" /\ cgen[c] + 1 = g
+ReceiveStarts(b, R, g) ==
+    LET e == epoch[b]
+        S == {c \in R : StartApplies(c, e, g)}
+        parts(c) == {p \in Partitions : asg[b][p] = c}
+    IN
+    /\ cst'        = [c \in Consumers |-> IF c \in S THEN "FETCHING" ELSE cst[c]]
+    /\ cgen'       = [c \in Consumers |-> IF c \in S THEN g ELSE cgen[c]]
+    /\ fetching'   = [c \in Consumers |-> IF c \in S THEN parts(c) ELSE fetching[c]]
+    /\ taken'      = [c \in Consumers |-> IF c \in S THEN [p \in Partitions |-> IF p \in parts(c) THEN zkOffset[p] ELSE 0]
+                                           ELSE taken[c]]
+    /\ fetchEpoch' = [c \in Consumers |-> IF c \in S THEN e ELSE fetchEpoch[c]]
+    /\ cepoch'     = [c \in Consumers |-> IF c \in S THEN e ELSE cepoch[c]]
+    /\ lease'      = [c \in Consumers |-> IF c \in S THEN Lease ELSE lease[c]]
+    \* The StartResponse of a consumer with nothing else in flight to b is
+    \* received by b in the same step too (OnStartResponse folded in: see
+    \* StartsAnswered); the others queue behind what is ahead of them.
+    /\ toB'        = [c \in Consumers |-> IF c \in S /\ toB[c] # <<>> THEN Append(toB[c], Reply("StartResponse", e, g))
+                                           ELSE toB[c]]
+
+\* The consumers of R whose StartResponse b receives in the step that sends
+\* their Start: acknowledged (OnStartResponse: b is STARTING, the generation
+\* matches, c is in the run); docs/verification.md §2.
+StartsAnswered(b, R, g) == {c \in R : StartApplies(c, epoch[b], g) /\ toB[c] = <<>>}
 
 \* The run starts (Coordinator.runRebalance): steps 1-2 read the group's
 \* generation g from ZooKeeper, then 4.1 Stop(g) to every member.  Always
@@ -520,12 +591,14 @@ RunStart(b) ==
     /\ stopSet'  = [stopSet EXCEPT ![b] = members[b]]
     /\ acked'    = [acked EXCEPT ![b] = {}]
     /\ sinceAck' = [sinceAck EXCEPT ![b] = 0]
-    /\ toC' = [c \in Consumers |->
-                 IF c \in members[b] /\ Known(b, c)
-                 THEN Append(toC[c], Msg("Stop", epoch[b], zkGen, {}))
-                 ELSE toC[c]]
+    /\ LET sent == {c \in members[b] : Known(b, c)}
+           now  == ReceivedNow(sent)
+       IN
+       /\ toC' = [c \in Consumers |->
+                    IF c \in sent \ now THEN Append(toC[c], Msg("Stop", epoch[b], zkGen, {})) ELSE toC[c]]
+       /\ ReceiveStops(now, epoch[b], zkGen)
     /\ UNCHANGED <<leaves, topicView, zkVars, link, paused, expiredPending, expiries, pauses, cuts, role, epoch, sinceWon, members,
-                   failed, sinceSent, asg, consumerVars, chan, toB, handovers, pipeVars>>
+                   sinceSent, asg, chan, handovers, pipeVars>>
 
 \* A StopResponse(g) (Coordinator.onStopAnswered).  Late or foreign ones are
 \* dropped.  Its offsets are accepted if c answered Start(g) of this
@@ -543,13 +616,14 @@ OnStopResponse(b, c) ==
        THEN /\ acked'   = [acked EXCEPT ![b] = @ \cup {c}]
             /\ wQueued' = [wQueued EXCEPT ![b] = AcceptOffsets(b, c, Head(toB[c]).offs)]
        ELSE UNCHANGED <<acked, wQueued>>
-    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, sinceSent, trig, phase, runGen,
                    stopSet, asg, consumerVars, chan, toC, zkReqs, hoAcc>>
 
-\* The barrier: every member sent Stop(g) acknowledged it, or was declared
-\* failed and its lease surely ran out (DESIGN §6, §7 BarrierSound).
-BarrierDone(b) ==
-    \A c \in stopSet[b] : c \in acked[b] \/ (c \in failed[b] /\ sinceSent[b][c] = Cap)
+\* The barrier, with the members in F declared failed: every member sent
+\* Stop(g) acknowledged it, or was declared failed and its lease surely ran
+\* out (DESIGN §6, §7 BarrierSound).
+BarrierDone(b, F) ==
+    \A c \in stopSet[b] : c \in acked[b] \/ (c \in F /\ sinceSent[b][c] = Cap)
 
 \* The barrier is passed: the assignment is computed over the members that
 \* stopped and the partitions the coordinator knows at this moment (any
@@ -563,28 +637,29 @@ WriteOwners(b) ==
     /\ ~paused[b]
     /\ role[b] = "LEADING"
     /\ phase[b] = "STOPPING"
-    /\ BarrierDone(b)
     /\ ZkReachable(b)
-    /\ IF Fencing /\ epoch[b] # zkEpoch
-       THEN StandDown(b)
-       ELSE LET live  == acked[b] \ failed[b]
-                parts == topicView[b]   \* the partitions the coordinator knows now
-            IN
-            \E a0 \in (IF live = {} THEN {[p \in parts |-> None]} ELSE [parts -> live]) :
-            LET a == [p \in Partitions |-> IF p \in parts THEN a0[p] ELSE None] IN
-               /\ zkOwners'   = a
-               /\ zkGen'      = runGen[b] + 1
-               /\ staleWrite' = (staleWrite \/ epoch[b] < zkEpoch)
-               /\ CommitOffsets(wQueued[b])
-               /\ wQueued'    = [wQueued EXCEPT ![b] = {}]
-               /\ asg'        = [asg EXCEPT ![b] = a]
-               /\ stopSet'    = [stopSet EXCEPT ![b] = live]
-               /\ acked'      = [acked EXCEPT ![b] = {}]
-               /\ phase'      = [phase EXCEPT ![b] = "WRITTEN"]
-               /\ sinceAck'   = [sinceAck EXCEPT ![b] = 0]
-               /\ UNCHANGED <<leaves, zkTopic, topicView, zkAlive, coordNode, zkEpoch, link, paused, expiredPending, expiries, pauses, cuts,
-                              role, epoch, sinceWon, members, failed, sinceSent, trig, runGen,
-                              consumerVars, netVars, handovers, zkHandover, offsetLost, zkReqs, hoAcc>>
+    /\ \E F \in SUBSET MayBeFailed(b) :   \* the members declared failed by now
+       /\ BarrierDone(b, F)
+       /\ IF Fencing /\ epoch[b] # zkEpoch
+          THEN StandDown(b)
+          ELSE LET live  == acked[b] \ F
+                   parts == topicView[b]   \* the partitions the coordinator knows now
+               IN
+               \E a0 \in (IF live = {} THEN {[p \in parts |-> None]} ELSE [parts -> live]) :
+               LET a == [p \in Partitions |-> IF p \in parts THEN a0[p] ELSE None] IN
+                  /\ zkOwners'   = a
+                  /\ zkGen'      = runGen[b] + 1
+                  /\ staleWrite' = (staleWrite \/ epoch[b] < zkEpoch)
+                  /\ CommitOffsets(wQueued[b])
+                  /\ wQueued'    = [wQueued EXCEPT ![b] = {}]
+                  /\ asg'        = [asg EXCEPT ![b] = a]
+                  /\ stopSet'    = [stopSet EXCEPT ![b] = live]
+                  /\ acked'      = [acked EXCEPT ![b] = {}]
+                  /\ phase'      = [phase EXCEPT ![b] = "WRITTEN"]
+                  /\ sinceAck'   = [sinceAck EXCEPT ![b] = 0]
+                  /\ UNCHANGED <<leaves, zkTopic, topicView, zkAlive, coordNode, zkEpoch, link, paused, expiredPending, expiries, pauses, cuts,
+                                 role, epoch, sinceWon, members, sinceSent, trig, runGen,
+                                 consumerVars, netVars, handovers, zkHandover, offsetLost, zkReqs, hoAcc>>
 
 \* Start(g + 1) with its partitions and their committed offsets to every
 \* member that stopped (Coordinator.sendStarts; the coordinator's mirror of
@@ -594,16 +669,21 @@ SendStarts(b) ==
     /\ CanCommand(b)
     /\ role[b] = "LEADING"
     /\ phase[b] = "WRITTEN"
-    /\ toC' = [c \in Consumers |->
-                 IF c \in stopSet[b] /\ Known(b, c)
-                 THEN Append(toC[c], StartMsg(epoch[b], runGen[b] + 1,
-                                              {p \in Partitions : asg[b][p] = c},
-                                              {<<p, zkOffset[p]>> : p \in {q \in Partitions : asg[b][q] = c}}))
-                 ELSE toC[c]]
+    /\ LET sent == {c \in stopSet[b] : Known(b, c)}
+           now  == ReceivedNow(sent)
+       IN
+       /\ toC' = [c \in Consumers |->
+                    IF c \in sent \ now
+                    THEN Append(toC[c], StartMsg(epoch[b], runGen[b] + 1,
+                                                 {p \in Partitions : asg[b][p] = c},
+                                                 {<<p, zkOffset[p]>> : p \in {q \in Partitions : asg[b][q] = c}}))
+                    ELSE toC[c]]
+       /\ ReceiveStarts(b, now, runGen[b] + 1)
+       /\ acked' = [acked EXCEPT ![b] = @ \cup StartsAnswered(b, now, runGen[b] + 1)]
     /\ sinceSent' = [sinceSent EXCEPT ![b] = [c \in Consumers |-> IF c \in stopSet[b] \cap members[b] THEN 0 ELSE @[c]]]
     /\ phase' = [phase EXCEPT ![b] = "STARTING"]
-    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, failed, trig, runGen, stopSet, acked,
-                   asg, consumerVars, chan, toB, pipeVars>>
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, trig, runGen, stopSet,
+                   asg, chan, pipeVars>>
 
 \* A StartResponse(g + 1) (Coordinator.onStartAnswered).  During a handover
 \* the run is aborted (phase IDLE) and the answer is dropped, as in Java.
@@ -615,7 +695,7 @@ OnStartResponse(b, c) ==
     /\ toB' = [toB EXCEPT ![c] = Tail(@)]
     /\ acked' = IF phase[b] = "STARTING" /\ Head(toB[c]).gen = runGen[b] + 1 /\ c \in stopSet[b]
                 THEN [acked EXCEPT ![b] = @ \cup {c}] ELSE acked
-    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, sinceSent, trig, phase, runGen,
                    stopSet, asg, consumerVars, chan, toC, wQueued, zkReqs, hoAcc>>
 
 \* The run ends (seed step 5; Coordinator.onRebalanceDone): every member
@@ -624,14 +704,14 @@ OnStartResponse(b, c) ==
 FinishRun(b) ==
     /\ ~paused[b]
     /\ phase[b] = "STARTING"
-    /\ \A c \in stopSet[b] : c \in acked[b] \/ c \in failed[b]
+    /\ \A c \in stopSet[b] : c \in acked[b] \/ c \in MayBeFailed(b)
     /\ trig'    = [trig EXCEPT ![b] = IF @ = "RUNNING_DIRTY" THEN "QUEUED" ELSE "IDLE"]
     /\ phase'   = [phase EXCEPT ![b] = "IDLE"]
     /\ runGen'  = [runGen EXCEPT ![b] = 0]
     /\ stopSet' = [stopSet EXCEPT ![b] = {}]
     /\ acked'   = [acked EXCEPT ![b] = {}]
     /\ asg'     = [asg EXCEPT ![b] = NoOwners]
-    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, consumerVars, netVars,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, sinceSent, consumerVars, netVars,
                    pipeVars>>
 
 -----------------------------------------------------------------------------
@@ -647,7 +727,7 @@ BeginHandover(b) ==
     /\ ~paused[b]
     /\ role[b] \in {"WAITING", "LEADING"}
     /\ handovers < MaxHandovers
-    /\ LET stops == IF CanCommand(b) THEN {c \in members[b] \ failed[b] : Known(b, c)} ELSE {}
+    /\ LET stops == IF CanCommand(b) THEN {c \in members[b] : Known(b, c)} ELSE {}
        IN
        /\ toC'     = [c \in Consumers |-> IF c \in stops THEN Append(toC[c], Msg("Stop", epoch[b], zkGen, {}))
                                                         ELSE toC[c]]
@@ -663,7 +743,7 @@ BeginHandover(b) ==
     /\ zkReqs'  = [zkReqs EXCEPT ![b] = FlushedReqs(b, zkReqs[b], wQueued[b])]
     /\ wQueued' = [wQueued EXCEPT ![b] = FlushedQueue(zkReqs[b], wQueued[b])]
     /\ UNCHANGED <<leaves, topicView, zkVars, link, paused, sinceAck, expiredPending, expiries, pauses, cuts,
-                   epoch, sinceWon, members, failed, sinceSent, consumerVars, chan, toB>>
+                   epoch, sinceWon, members, sinceSent, consumerVars, chan, toB>>
 
 \* A StopResponse during the handover (Coordinator.onHandoverStopped): c has
 \* stopped; its offsets are accepted as in a run (Coordinator.acceptOffsets)
@@ -690,7 +770,7 @@ OnHandoverStopped(b, c) ==
                               IF HasOffset(m.offs, p) THEN Max(@[p], OffsetIn(m.offs, p))
                               ELSE @[p]]]
        ELSE UNCHANGED <<acked, zkReqs, wQueued, hoAcc>>
-    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, sinceSent, trig, phase, runGen,
                    stopSet, asg, consumerVars, chan, toC>>
 
 \* Every member acknowledged the Stop or its lease surely ran out (the handover
@@ -709,7 +789,7 @@ HandOver(b) ==
     /\ sinceWon[b] = Cap
     /\ HandoverWaitsForWrites => (zkReqs[b] = <<>> /\ wQueued[b] = {})
     /\ zkReqs' = [zkReqs EXCEPT ![b] = Append(@, [kind |-> "handover", epoch |-> epoch[b], ops |-> {}])]
-    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen,
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, sinceSent, trig, phase, runGen,
                    stopSet, acked, asg, wQueued, hoAcc, consumerVars, netVars>>
 
 \* ZooKeeper answers the oldest request b sent, and b's core handles the answer
@@ -738,7 +818,7 @@ ZkAnswer(b) ==
                  /\ sinceAck'   = [sinceAck EXCEPT ![b] = 0]
                  /\ UNCHANGED <<leaves, zkTopic, topicView, zkAlive, coordNode, zkEpoch, zkGen, zkOwners, zkHandover, offsetLost,
                                 link, paused, expiredPending, expiries, pauses, cuts, handovers,
-                                role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen, stopSet,
+                                role, epoch, sinceWon, members, sinceSent, trig, phase, runGen, stopSet,
                                 acked, asg, hoAcc, consumerVars, netVars>>
        ELSE /\ IF zkEpoch = r.epoch
                THEN /\ zkEpoch'    = zkEpoch + 1
@@ -759,6 +839,7 @@ ZkAnswer(b) ==
 \* coordinator and send Register(highest_epoch_seen)
 \* (ConsumerSession.onConsultResponse).
 Discover(c) ==
+    /\ MaxDelay > 0    \* with D = 0: DiscoverAndRegister, or inside ZkExpireSession
     /\ cst[c] = "DISCOVERING"
     /\ chan[c] = None
     /\ coordNode # None
@@ -769,6 +850,38 @@ Discover(c) ==
     /\ chan' = [chan EXCEPT ![c] = coordNode]
     /\ toC'  = [toC EXCEPT ![c] = <<>>]
     /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, cgen, fetchEpoch, lease, fetching, taken>>
+
+\* With D = 0, Discover, the coordinator's HandleRegister and the consumer's
+\* OnRegisterResponse as one step, taken when the coordinator accepts the
+\* Register (docs/verification.md §2: Discover reads only the election node
+\* and the epoch, so it can wait until the Register is handled unless one of
+\* them changes first; ZkExpireSession sends the Registers that must go
+\* before the coordinator's node does).  A Register the coordinator would
+\* reject leaves the consumer as it was (it rediscovers): not a step.
+CanRegister(c) ==
+    /\ MaxDelay = 0
+    /\ cst[c] = "DISCOVERING"
+    /\ chan[c] = None
+    /\ coordNode # None
+    /\ role[coordNode] \in {"WAITING", "LEADING"}
+    /\ epoch[coordNode] >= Max(cepoch[c], zkEpoch)
+    /\ CanCommand(coordNode)
+DiscoverAndRegister(c) ==
+    /\ CanRegister(c)
+    /\ LET b == coordNode IN
+       /\ members'   = [members EXCEPT ![b] = @ \cup {c}]
+       /\ sinceSent' = [sinceSent EXCEPT ![b][c] = 0]
+       /\ IF role[b] = "LEADING" THEN RequestRebalance(b) ELSE UNCHANGED trig
+       /\ acked' = IF phase[b] \in {"STOPPING", "STARTING"} /\ c \in stopSet[b]
+                   THEN [acked EXCEPT ![b] = @ \cup {c}] ELSE acked
+       /\ cst'    = [cst EXCEPT ![c] = "REGISTERED"]
+       /\ lease'  = [lease EXCEPT ![c] = Lease]
+       /\ cepoch' = [cepoch EXCEPT ![c] = epoch[b]]
+       /\ chan'   = [chan EXCEPT ![c] = b]
+       /\ toB'    = [toB EXCEPT ![c] = <<>>]
+       /\ toC'    = [toC EXCEPT ![c] = <<>>]
+    /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, phase, runGen, stopSet, asg, pipeVars,
+                   cgen, fetchEpoch, fetching, taken>>
 
 \* Receive the head of c's connection.
 Valid(c, m) == m.epoch >= cepoch[c]     \* the highest-epoch rule (DESIGN §5)
@@ -902,12 +1015,12 @@ BrokerStep(b) ==
     \/ RunStart(b) \/ WriteOwners(b) \/ SendStarts(b) \/ FinishRun(b)
     \/ BeginHandover(b) \/ HandOver(b) \/ ZkAnswer(b) \/ OnTopicChange(b)
     \/ \E c \in Consumers :
-         \/ HandleRegister(b, c) \/ DeclareFailed(b, c) \/ RemoveFailed(b, c)
+         \/ HandleRegister(b, c) \/ RemoveFailed(b, c)
          \/ OnStopResponse(b, c) \/ OnStartResponse(b, c) \/ HandleLeave(b, c)
          \/ OnHandoverStopped(b, c)
 
 ConsumerStep(c) ==
-    \/ Discover(c) \/ OnRegisterResponse(c) \/ OnPing(c) \/ OnStop(c) \/ OnStart(c) \/ OnClosed(c)
+    \/ Discover(c) \/ DiscoverAndRegister(c) \/ OnRegisterResponse(c) \/ OnPing(c) \/ OnStop(c) \/ OnStart(c) \/ OnClosed(c)
     \/ \E p \in Partitions : Consume(c, p)
 
 Next ==

@@ -37,7 +37,6 @@ TypeOK ==
     /\ epoch          \in [Brokers -> 0..MaxEpoch]
     /\ sinceWon       \in [Brokers -> 0..Cap]
     /\ members        \in [Brokers -> SUBSET Consumers]
-    /\ failed         \in [Brokers -> SUBSET Consumers]
     /\ sinceSent      \in [Brokers -> [Consumers -> 0..Cap]]
     /\ trig           \in [Brokers -> TriggerStates]
     /\ phase          \in [Brokers -> Phases]
@@ -156,7 +155,7 @@ Fairness ==
          /\ WF_vars(RunStart(b)) /\ WF_vars(WriteOwners(b)) /\ WF_vars(SendStarts(b)) /\ WF_vars(FinishRun(b))
          /\ WF_vars(HandOver(b)) /\ WF_vars(ZkAnswer(b)) /\ WF_vars(OnTopicChange(b))
          /\ \A c \in Consumers :
-              /\ WF_vars(HandleRegister(b, c)) /\ WF_vars(DeclareFailed(b, c)) /\ WF_vars(RemoveFailed(b, c))
+              /\ WF_vars(HandleRegister(b, c)) /\ WF_vars(RemoveFailed(b, c))
               /\ WF_vars(OnStopResponse(b, c)) /\ WF_vars(OnStartResponse(b, c))
               /\ WF_vars(OnHandoverStopped(b, c))
     /\ \A c \in Consumers : WF_vars(ConsumerStep(c))
@@ -176,7 +175,7 @@ Converged ==
     \E b \in Brokers :
         /\ Leader(b)
         /\ trig[b] = "IDLE" /\ phase[b] = "IDLE"
-        /\ members[b] = Consumers /\ failed[b] = {}
+        /\ members[b] = Consumers /\ MayBeFailed(b) = {}
         /\ topicView[b] = zkTopic
         /\ \A p \in zkTopic :
               /\ zkOwners[p] \in Consumers

@@ -105,7 +105,6 @@ VARIABLES
     epoch,           \* [Brokers -> 0..MaxEpoch]: the epoch it won (0: none)
     sinceWon,        \* [Brokers -> 0..Cap]: ticks since it won (post-election lease wait)
     members,         \* [Brokers -> SUBSET Consumers]: registered with this incarnation
-    failed,          \* [Brokers -> SUBSET Consumers]: declared failed (pings unanswered); no more commands
     sinceSent,       \* [Brokers -> [Consumers -> 0..Cap]]: ticks since the last lease-granting command to c
     trig,            \* [Brokers -> TriggerStates]: the group's rebalance trigger (DESIGN §6)
     phase,           \* [Brokers -> Phases]: where the group's rebalance run is
@@ -141,7 +140,7 @@ offVars      == <<zkOffset, zkHandover, offsetRegressed, offsetForeign, offsetLo
 zkVars       == <<zkAlive, coordNode, zkEpoch, zkGen, zkOwners, staleWrite, offVars, zkTopic>>
 envVars      == <<link, paused, sinceAck, expiredPending, expiries, pauses, cuts, handovers>>
 pipeVars     == <<wQueued, zkReqs, hoAcc>>
-coordVars    == <<role, epoch, sinceWon, members, failed, sinceSent, trig, phase, runGen, stopSet, acked, asg,
+coordVars    == <<role, epoch, sinceWon, members, sinceSent, trig, phase, runGen, stopSet, acked, asg,
                  topicView, pipeVars>>
 consumerVars == <<cst, cgen, cepoch, fetchEpoch, lease, fetching, taken>>
 netVars      == <<chan, toC, toB>>
