@@ -5,10 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import shepherd.cli.local.LocalCluster;
+import shepherd.coordination.GroupView;
+import shepherd.coordination.TriggerState;
 
 /**
  * Rebalance latency end to end (issue 9, DESIGN §9): a real ZooKeeper server and a real broker on loopback, real
@@ -176,6 +179,7 @@ public final class RebalanceBench {
                 members.start(group, id, topic);
             }
             Members.Stable stable = members.awaitStable(base, -1, -1, STABLE_TIMEOUT_MS);
+            awaitRunOver(cluster, group);
             // Unmeasured cycles first: the first rebalances of a JVM run the broker's, ZooKeeper's and the consumers'
             // code interpreted or half-compiled and take several times as long as the thousandth (a coordinator
             // runs for months); JMH's warm-up iterations, for a whole system.
@@ -183,8 +187,10 @@ public final class RebalanceBench {
                 String w = "warm-" + i;
                 members.start(group, w, topic);
                 stable = members.awaitStable(with(base, w), stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+                awaitRunOver(cluster, group);
                 members.shutdown(w);
                 stable = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+                awaitRunOver(cluster, group);
             }
             quiet.await();
             Row join = new Row("join", n, partitions);
@@ -207,6 +213,7 @@ public final class RebalanceBench {
                 joinExtra += after.generation() - stable.generation() > 1 ? 1 : 0;
                 stable = after;
                 recordZk(quiet, z0, join);
+                awaitRunOver(cluster, group);
                 // leave
                 z0 = quiet.counters();
                 t0 = System.nanoTime();
@@ -221,11 +228,13 @@ public final class RebalanceBench {
                 leaveExtra += after.generation() - stable.generation() > 1 ? 1 : 0;
                 stable = after;
                 recordZk(quiet, z0, leave);
+                awaitRunOver(cluster, group);
             }
             for (int rep = 0; rep < reps; rep++) {
                 String y = "fail-" + rep;
                 members.start(group, y, topic);
                 stable = members.awaitStable(with(base, y), stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+                awaitRunOver(cluster, group);
                 quiet.await();
                 ZkCounters z0 = quiet.counters();
                 long t0 = System.nanoTime();
@@ -241,6 +250,7 @@ public final class RebalanceBench {
                 failExtra += after.generation() - stable.generation() > 1 ? 1 : 0;
                 stable = after;
                 recordZk(quiet, z0, fail);
+                awaitRunOver(cluster, group);
             }
             verifyOwners(cluster, group, base, partitions);
             System.out.printf(Locale.ROOT, "  %d consumers x %d partitions: join p50 %.1f ms, leave p50 %.1f ms,"
@@ -250,6 +260,27 @@ public final class RebalanceBench {
         } finally {
             members.closeAll();
         }
+    }
+
+    /**
+     * Waits until the coordinator's own run is over: every StartResponse in (a consumer answers Start once its fetcher
+     * threads are started, seed rebalance 4.3, so at 1,024 partitions the answers trail the consumers' Start by
+     * hundreds of milliseconds) and no run owed. The next action then meets an idle group, as a single rebalance
+     * should be measured; without this a join could land in the previous run's tail and wait for it.
+     */
+    private static void awaitRunOver(LocalCluster cluster, String group) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + STABLE_TIMEOUT_MS;
+        while (System.currentTimeMillis() < deadline) {
+            OptionalInt coordinator = cluster.coordinatorId();
+            if (coordinator.isPresent()) {
+                GroupView view = cluster.broker(coordinator.getAsInt()).status().groups().get(group);
+                if (view != null && !view.running() && view.trigger() == TriggerState.IDLE) {
+                    return;
+                }
+            }
+            Thread.sleep(2); // polling the broker's status between repetitions, never inside a measured one
+        }
+        throw new IllegalStateException("group " + group + " still rebalancing after " + STABLE_TIMEOUT_MS + " ms");
     }
 
     private static Row withExtra(Row r, int extra) {
