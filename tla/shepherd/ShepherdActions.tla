@@ -852,8 +852,9 @@ Discover(c) ==
     /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, cgen, fetchEpoch, lease, fetching, taken>>
 
 \* With D = 0, Discover, the coordinator's HandleRegister and the consumer's
-\* OnRegisterResponse as one step, taken when the coordinator accepts the
-\* Register (docs/verification.md §2: Discover reads only the election node
+\* OnRegisterResponse as one step (ConsumerSession.onConsultResponse ->
+\* Coordinator.onRegister -> ConsumerSession.onRegisterResponse), taken when
+\* the coordinator accepts the Register (docs/verification.md §2: Discover reads only the election node
 \* and the epoch, so it can wait until the Register is handled unless one of
 \* them changes first; ZkExpireSession sends the Registers that must go
 \* before the coordinator's node does).  A Register the coordinator would
