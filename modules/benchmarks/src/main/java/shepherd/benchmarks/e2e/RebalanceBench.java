@@ -185,9 +185,7 @@ public final class RebalanceBench {
             // runs for months); JMH's warm-up iterations, for a whole system.
             for (int i = 0; i < warmup; i++) {
                 String w = "warm-" + i;
-                members.start(group, w, topic);
-                stable = members.awaitStable(with(base, w), stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
-                awaitRunOver(cluster, group);
+                stable = joinAndSettle(cluster, members, group, topic, base, w, stable);
                 members.shutdown(w);
                 stable = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
                 awaitRunOver(cluster, group);
@@ -232,9 +230,7 @@ public final class RebalanceBench {
             }
             for (int rep = 0; rep < reps; rep++) {
                 String y = "fail-" + rep;
-                members.start(group, y, topic);
-                stable = members.awaitStable(with(base, y), stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
-                awaitRunOver(cluster, group);
+                stable = joinAndSettle(cluster, members, group, topic, base, y, stable);
                 quiet.await();
                 ZkCounters z0 = quiet.counters();
                 long t0 = System.nanoTime();
@@ -260,6 +256,16 @@ public final class RebalanceBench {
         } finally {
             members.closeAll();
         }
+    }
+
+    /** An unmeasured join of {@code id}: the group is stable again, the coordinator's run over. */
+    private static Members.Stable joinAndSettle(LocalCluster cluster, Members members, String group, String topic,
+                                                List<String> base, String id, Members.Stable stable) throws Exception {
+        members.start(group, id, topic);
+        Members.Stable after = members.awaitStable(with(base, id), stable.epoch(), stable.generation(),
+                STABLE_TIMEOUT_MS);
+        awaitRunOver(cluster, group);
+        return after;
     }
 
     /**
