@@ -101,6 +101,12 @@ class ZooKeeperAdapterIT {
         return adapter(ZooKeeperAdapter.Config.of(proxy.hostPort() + chroot, OUTAGE_SESSION_TIMEOUT_MS, 1), log);
     }
 
+    /** Runs {@code a} for election and returns the epoch it won (nobody else runs). */
+    private static int elect(ZooKeeperAdapter a, EventLog log) throws InterruptedException {
+        a.execute(new CoordinatorEffect.RunForElection());
+        return log.await(ElectionWon.class).epoch();
+    }
+
     private ZooKeeperAdapter adapter(ZooKeeperAdapter.Config config, EventLog log) {
         ZooKeeperAdapter adapter = ZooKeeperAdapter.open(config, log::accept, System::currentTimeMillis);
         log.tagWith(adapter::sessionId);
@@ -138,8 +144,7 @@ class ZooKeeperAdapterIT {
         try (CuttableProxy proxy = new CuttableProxy(server.connectString())) {
             EventLog log = new EventLog();
             ZooKeeperAdapter a = adapterBehind(proxy, log);
-            a.execute(new CoordinatorEffect.RunForElection());
-            int epoch = log.await(ElectionWon.class).epoch();
+            int epoch = elect(a, log);
 
             proxy.refuse(true);
             proxy.cut();
@@ -212,8 +217,7 @@ class ZooKeeperAdapterIT {
         EventLog log = new EventLog();
         ZooKeeperAdapter adapter = adapter(1, log);
         adapter.registerBroker(new BrokerInfo(1, "h", 9092, "h-1")).get(15, TimeUnit.SECONDS);
-        adapter.execute(new CoordinatorEffect.RunForElection());
-        int firstEpoch = log.await(ElectionWon.class).epoch();
+        int firstEpoch = elect(adapter, log);
         long oldSession = adapter.sessionId();
 
         // A second handle on the same session, closed: the server ends the session for real.
@@ -283,8 +287,7 @@ class ZooKeeperAdapterIT {
         int versionBefore = epochNodeAtVersion3().getVersion();
         ZooKeeperAdapter a = adapter(ZooKeeperAdapter.Config.of(connectString, SESSION_TIMEOUT_MS, 1)
                 .withoutEpochBump(), logA);
-        a.execute(new CoordinatorEffect.RunForElection());
-        int epochA = logA.await(ElectionWon.class).epoch();
+        int epochA = elect(a, logA);
         assertEquals(versionBefore, epochA, "the win took the version it read");
         ZooKeeperAdapter b = adapter(ZooKeeperAdapter.Config.of(connectString, SESSION_TIMEOUT_MS, 2)
                 .withoutEpochBump(), logB);
@@ -340,8 +343,7 @@ class ZooKeeperAdapterIT {
     void writtenGroupReadsBackEqual() throws Exception {
         EventLog log = new EventLog();
         ZooKeeperAdapter a = adapter(1, log);
-        a.execute(new CoordinatorEffect.RunForElection());
-        int epoch = log.await(ElectionWon.class).epoch();
+        int epoch = elect(a, log);
         List<Registration> regs = ZnodeCodecTest.registrations();
         TopicPartition p0 = TopicPartition.of("t", "1-0");
         TopicPartition p1 = TopicPartition.of("t", "1-1");
@@ -380,8 +382,7 @@ class ZooKeeperAdapterIT {
         EventLog log = new EventLog();
         ZooKeeperAdapter a = adapter(new ZooKeeperAdapter.Config(connectString, SESSION_TIMEOUT_MS, 1, 200, 1_000, true),
                 log);
-        a.execute(new CoordinatorEffect.RunForElection());
-        int epoch = log.await(ElectionWon.class).epoch();
+        int epoch = elect(a, log);
         List<ZkOp> ops = new ArrayList<>();
         Map<TopicPartition, Long> offsets = new TreeMap<>();
         for (int i = 0; i < 60; i++) {
@@ -401,8 +402,7 @@ class ZooKeeperAdapterIT {
     void aWriteOfKnownNodesNeedsNoProbe() throws Exception {
         EventLog log = new EventLog();
         ZooKeeperAdapter a = adapter(1, log);
-        a.execute(new CoordinatorEffect.RunForElection());
-        int epoch = log.await(ElectionWon.class).epoch();
+        int epoch = elect(a, log);
         a.execute(new CoordinatorEffect.Write(1, epoch, true, owners(1, 16)));
         log.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 1);
         long probes = a.probesSent();
@@ -428,8 +428,7 @@ class ZooKeeperAdapterIT {
     void aWritePlannedOnStaleKnowledgeFailsIsProbedReplannedAndLandsBeforeAnythingLater() throws Exception {
         EventLog log = new EventLog();
         ZooKeeperAdapter a = adapter(1, log);
-        a.execute(new CoordinatorEffect.RunForElection());
-        int epoch = log.await(ElectionWon.class).epoch();
+        int epoch = elect(a, log);
         List<ZkOp> first = new ArrayList<>(owners(1, 2));
         first.add(new ZkOp.PutOffset("g", partition(0), 10, "c"));
         a.execute(new CoordinatorEffect.Write(1, epoch, true, first));
@@ -460,8 +459,7 @@ class ZooKeeperAdapterIT {
         try (CuttableProxy proxy = new CuttableProxy(server.connectString())) {
             EventLog log = new EventLog();
             ZooKeeperAdapter a = adapterBehind(proxy, log);
-            a.execute(new CoordinatorEffect.RunForElection());
-            int epoch = log.await(ElectionWon.class).epoch();
+            int epoch = elect(a, log);
             a.execute(new CoordinatorEffect.Write(1, epoch, true, owners(1, 4)));
             log.await(CoordinatorEvent.ZkWriteDone.class, 0, d -> d.writeId() == 1);
             long probes = a.probesSent();
@@ -520,8 +518,7 @@ class ZooKeeperAdapterIT {
         EventLog logA = new EventLog();
         EventLog logB = new EventLog();
         ZooKeeperAdapter a = adapter(1, logA);
-        a.execute(new CoordinatorEffect.RunForElection());
-        int epochA = logA.await(ElectionWon.class).epoch();
+        int epochA = elect(a, logA);
         ZooKeeperAdapter b = adapter(2, logB);
         b.execute(new CoordinatorEffect.RunForElection());
         logB.await(LeaderObserved.class);
@@ -589,8 +586,7 @@ class ZooKeeperAdapterIT {
     void garbageIsCountedAndSkippedWhileTheRestIsRead() throws Exception {
         EventLog log = new EventLog();
         ZooKeeperAdapter a = adapter(1, log);
-        a.execute(new CoordinatorEffect.RunForElection());
-        int epoch = log.await(ElectionWon.class).epoch();
+        int epoch = elect(a, log);
         Registration good = ZnodeCodecTest.registrations().get(0);
         a.execute(new CoordinatorEffect.Write(1, epoch, true, List.of(new ZkOp.PutGroup("g", 1, "range"),
                 new ZkOp.PutRegistration("g", "good", good), new ZkOp.PutRegistration("g", "bad", good))));
