@@ -543,35 +543,33 @@ ReceiveStops(R, e, g) ==
                         ELSE toB[c]]
     /\ UNCHANGED lease
 
-\* OnStart, for the consumers in R receiving b's Start(g) in the same step:
-\* each its partitions of asg[b], from their committed offsets.
+\* OnStart, for the consumers in R, each receiving the Start msg[c] (its
+\* partitions and their offsets); the StartResponse of those in A is received
+\* by the coordinator in the same step (StartsAnswered), the others' queue.
 StartApplies(c, e, g) ==
     /\ cst[c] \in Leased
     /\ e >= cepoch[c]
     /\ \/ cst[c] = "REGISTERED"
        \/ cst[c] = "STOPPED" /\ cgen[c] + 1 = g
-ReceiveStarts(b, R, g) ==
-    LET e == epoch[b]
-        S == {c \in R : StartApplies(c, e, g)}
-        parts(c) == {p \in Partitions : asg[b][p] = c}
-    IN
+ReceiveStarts(R, msg, A) ==
+    LET S == {c \in R : StartApplies(c, msg[c].epoch, msg[c].gen)} IN
     /\ cst'        = [c \in Consumers |-> IF c \in S THEN "FETCHING" ELSE cst[c]]
-    /\ cgen'       = [c \in Consumers |-> IF c \in S THEN g ELSE cgen[c]]
-    /\ fetching'   = [c \in Consumers |-> IF c \in S THEN parts(c) ELSE fetching[c]]
-    /\ taken'      = [c \in Consumers |-> IF c \in S THEN [p \in Partitions |-> IF p \in parts(c) THEN zkOffset[p] ELSE 0]
-                                           ELSE taken[c]]
-    /\ fetchEpoch' = [c \in Consumers |-> IF c \in S THEN e ELSE fetchEpoch[c]]
-    /\ cepoch'     = [c \in Consumers |-> IF c \in S THEN e ELSE cepoch[c]]
+    /\ cgen'       = [c \in Consumers |-> IF c \in S THEN msg[c].gen ELSE cgen[c]]
+    /\ fetching'   = [c \in Consumers |-> IF c \in S THEN msg[c].parts ELSE fetching[c]]
+    /\ taken'      = [c \in Consumers |->
+                        IF c \in S THEN [p \in Partitions |-> IF p \in msg[c].parts THEN OffsetIn(msg[c].offs, p) ELSE 0]
+                        ELSE taken[c]]
+    /\ fetchEpoch' = [c \in Consumers |-> IF c \in S THEN msg[c].epoch ELSE fetchEpoch[c]]
+    /\ cepoch'     = [c \in Consumers |-> IF c \in S THEN msg[c].epoch ELSE cepoch[c]]
     /\ lease'      = [c \in Consumers |-> IF c \in S THEN Lease ELSE lease[c]]
-    \* The StartResponse of a consumer with nothing else in flight to b is
-    \* received by b in the same step too (OnStartResponse folded in: see
-    \* StartsAnswered); the others queue behind what is ahead of them.
-    /\ toB'        = [c \in Consumers |-> IF c \in S /\ toB[c] # <<>> THEN Append(toB[c], Reply("StartResponse", e, g))
-                                           ELSE toB[c]]
+    /\ toB'        = [c \in Consumers |->
+                        IF c \in S \ A THEN Append(toB[c], Reply("StartResponse", msg[c].epoch, msg[c].gen))
+                        ELSE toB[c]]
 
 \* The consumers of R whose StartResponse b receives in the step that sends
 \* their Start: acknowledged (OnStartResponse: b is STARTING, the generation
-\* matches, c is in the run); docs/verification.md §2.
+\* matches, c is in the run), when nothing else is in flight to b from them;
+\* docs/verification.md §2.
 StartsAnswered(b, R, g) == {c \in R : StartApplies(c, epoch[b], g) /\ toB[c] = <<>>}
 
 \* The run starts (Coordinator.runRebalance): steps 1-2 read the group's
@@ -671,15 +669,14 @@ SendStarts(b) ==
     /\ phase[b] = "WRITTEN"
     /\ LET sent == {c \in stopSet[b] : Known(b, c)}
            now  == ReceivedNow(sent)
+           g    == runGen[b] + 1
+           msg  == [c \in sent |-> StartMsg(epoch[b], g, {p \in Partitions : asg[b][p] = c},
+                                            {<<p, zkOffset[p]>> : p \in {q \in Partitions : asg[b][q] = c}})]
+           answered == StartsAnswered(b, now, g)
        IN
-       /\ toC' = [c \in Consumers |->
-                    IF c \in sent \ now
-                    THEN Append(toC[c], StartMsg(epoch[b], runGen[b] + 1,
-                                                 {p \in Partitions : asg[b][p] = c},
-                                                 {<<p, zkOffset[p]>> : p \in {q \in Partitions : asg[b][q] = c}}))
-                    ELSE toC[c]]
-       /\ ReceiveStarts(b, now, runGen[b] + 1)
-       /\ acked' = [acked EXCEPT ![b] = @ \cup StartsAnswered(b, now, runGen[b] + 1)]
+       /\ toC' = [c \in Consumers |-> IF c \in sent \ now THEN Append(toC[c], msg[c]) ELSE toC[c]]
+       /\ ReceiveStarts(now, msg, answered)
+       /\ acked' = [acked EXCEPT ![b] = @ \cup answered]
     /\ sinceSent' = [sinceSent EXCEPT ![b] = [c \in Consumers |-> IF c \in stopSet[b] \cap members[b] THEN 0 ELSE @[c]]]
     /\ phase' = [phase EXCEPT ![b] = "STARTING"]
     /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, trig, runGen, stopSet,
@@ -929,19 +926,9 @@ OnPing(c) ==
 OnStop(c) ==
     /\ toC[c] # <<>>
     /\ Head(toC[c]).type = "Stop"
-    /\ LET m == Head(toC[c]) IN
-       /\ toC' = [toC EXCEPT ![c] = Tail(@)]
-       /\ IF cst[c] \in Leased /\ Valid(c, m)
-          THEN /\ cst'        = [cst EXCEPT ![c] = "STOPPED"]
-               /\ cgen'       = [cgen EXCEPT ![c] = m.gen]
-               /\ fetching'   = [fetching EXCEPT ![c] = {}]
-               /\ taken'      = [taken EXCEPT ![c] = NoTaken]
-               /\ fetchEpoch' = [fetchEpoch EXCEPT ![c] = 0]
-               /\ cepoch'     = [cepoch EXCEPT ![c] = m.epoch]
-               /\ toB'        = [toB EXCEPT ![c] = Append(@, StopReply(m.epoch, m.gen,
-                                                       {<<p, taken[c][p]>> : p \in fetching[c]}))]
-          ELSE UNCHANGED <<leaves, cst, cgen, fetching, fetchEpoch, cepoch, toB, taken>>
-    /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, lease, chan>>
+    /\ toC' = [toC EXCEPT ![c] = Tail(@)]
+    /\ ReceiveStops({c}, Head(toC[c]).epoch, Head(toC[c]).gen)
+    /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, chan>>
 
 \* Start(g'): applied only in REGISTERED or in STOPPED(g' - 1), with a valid
 \* epoch; starts the fetchers, renews the lease, answers
@@ -949,21 +936,8 @@ OnStop(c) ==
 OnStart(c) ==
     /\ toC[c] # <<>>
     /\ Head(toC[c]).type = "Start"
-    /\ LET m == Head(toC[c]) IN
-       /\ toC' = [toC EXCEPT ![c] = Tail(@)]
-       /\ IF /\ cst[c] \in Leased
-             /\ Valid(c, m)
-             /\ \/ cst[c] = "REGISTERED"
-                \/ cst[c] = "STOPPED" /\ cgen[c] + 1 = m.gen
-          THEN /\ cst'        = [cst EXCEPT ![c] = "FETCHING"]
-               /\ cgen'       = [cgen EXCEPT ![c] = m.gen]
-               /\ fetching'   = [fetching EXCEPT ![c] = m.parts]
-               /\ taken'      = [taken EXCEPT ![c] = [p \in Partitions |-> IF p \in m.parts THEN OffsetIn(m.offs, p) ELSE 0]]
-               /\ fetchEpoch' = [fetchEpoch EXCEPT ![c] = m.epoch]
-               /\ cepoch'     = [cepoch EXCEPT ![c] = m.epoch]
-               /\ lease'      = [lease EXCEPT ![c] = Lease]
-               /\ toB'        = [toB EXCEPT ![c] = Append(@, Reply("StartResponse", m.epoch, m.gen))]
-          ELSE UNCHANGED <<leaves, cst, cgen, fetching, fetchEpoch, cepoch, lease, toB, taken>>
+    /\ toC' = [toC EXCEPT ![c] = Tail(@)]
+    /\ ReceiveStarts({c}, [x \in {c} |-> Head(toC[c])], {})
     /\ UNCHANGED <<leaves, zkVars, envVars, coordVars, chan>>
 
 \* The application takes the next record of a partition it fetches: its
