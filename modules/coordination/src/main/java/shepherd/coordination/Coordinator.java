@@ -182,7 +182,16 @@ public final class Coordinator {
     private final Map<Long, String> peers = new HashMap<>();
     private final Map<Long, Pending> requests = new HashMap<>();
     private final Map<Long, String[]> handoverAwaiting = new HashMap<>();
+    /**
+     * Registrations that arrived while the tree was loading, in arrival order: answered once it is loaded rather
+     * than refused with COORDINATOR_NOT_READY, which would send each consumer into a growing discovery backoff just
+     * as its group could take it (after a handover every member comes back within the loading). Dropped with their
+     * connection and on reset; at most one per connection in practice, as a consumer waits for its answer.
+     */
+    private final List<ParkedRegister> parkedRegisters = new ArrayList<>();
     private long nextRequestId = 1;
+
+    private record ParkedRegister(long connectionId, int correlationId, RegisterRequest request) {}
 
     private List<CoordinatorEffect> out;
     private long now;
@@ -281,6 +290,7 @@ public final class Coordinator {
             peers.put(peer.connectionId(), peer.peer());
         } else if (event instanceof ConnectionClosed closed) {
             peers.remove(closed.connectionId());
+            parkedRegisters.removeIf(p -> p.connectionId() == closed.connectionId());
             onConnectionClosed(closed.connectionId());
         } else if (event instanceof TimerFired fired) {
             onTimer(fired.timer());
@@ -393,8 +403,21 @@ public final class Coordinator {
         connections.clear();
         requests.clear();
         handoverAwaiting.clear();
+        refuseParkedRegisters();
         leaderId = ConsultResponse.NONE;
         leaderEpoch = ConsultResponse.NONE;
+    }
+
+    /**
+     * Leaving LOADING other than by finishing it: the registrations held for its end are refused now, as they would
+     * have been on arrival, so their consumers rediscover instead of waiting for an answer that would never come.
+     */
+    private void refuseParkedRegisters() {
+        for (ParkedRegister p : parkedRegisters) {
+            respond(p.connectionId(), p.correlationId(), new RegisterResponse(ErrorCode.NOT_COORDINATOR, epoch,
+                    p.request().consumerId()));
+        }
+        parkedRegisters.clear();
     }
 
     /** A fenced write proved a newer epoch: stop at once, then run again like handleNewSession. */
@@ -620,7 +643,10 @@ public final class Coordinator {
             }
         }
         emit(new SetTimer(new CoordinatorTimer.LeaseWaitOver(), endMs));
-        endHandoverGraceIfEveryoneIsBack(); // nobody recorded: nothing to wait for
+        List<ParkedRegister> parked = List.copyOf(parkedRegisters);
+        parkedRegisters.clear();
+        parked.forEach(p -> onRegister(p.connectionId(), p.correlationId(), p.request()));
+        endHandoverGraceIfEveryoneIsBack(); // nobody recorded, or everyone came back while we loaded
     }
 
     /**
@@ -741,6 +767,10 @@ public final class Coordinator {
 
     /** Registration handling and validation (DESIGN §3 Register, D11). */
     private void onRegister(long connectionId, int correlationId, RegisterRequest r) {
+        if (role == Role.LOADING && r.highestEpochSeen() <= epoch) {
+            parkedRegisters.add(new ParkedRegister(connectionId, correlationId, r)); // answered once loaded
+            return;
+        }
         Optional<ErrorCode> notNow = notServing(r.highestEpochSeen());
         if (notNow.isPresent()) {
             respond(connectionId, correlationId, new RegisterResponse(notNow.get(), epoch, r.consumerId()));
@@ -1416,6 +1446,7 @@ public final class Coordinator {
             return;
         }
         role = Role.HANDING_OVER;
+        refuseParkedRegisters();
         long deadline = now;
         for (GroupState g : groups.values()) {
             if (g.run != null) {

@@ -141,17 +141,54 @@ class CoordinatorTest {
         }
 
         @Test
-        void registrationBeforeTheInitialReadsAreAnsweredGetsCoordinatorNotReady() {
+        void registrationBeforeTheInitialReadsAreAnsweredWaitsForThemInsteadOfBeingRefused() {
             d.boot();
             d.win(EPOCH);
             List<CoordinatorEffect> effects = d.register(1, G, "a", "t");
-            assertEquals(ErrorCode.COORDINATOR_NOT_READY, d.lastResponse(1, RegisterResponse.class).errorCode());
+            assertTrue(d.responses(1).isEmpty(), "no answer while loading: " + d.responses(1));
             assertTrue(only(effects, Write.class).isEmpty());
             assertTrue(d.coordinator.group(G).isEmpty());
 
-            d.loadEmpty();
+            d.loadEmpty(); // loaded: the parked registration is handled as if it arrived now (in the lease wait)
+            assertEquals(1, d.writes.size(), "its registration is written once loaded");
+            d.answerWrites();
+            assertEquals(ErrorCode.NONE, d.lastResponse(1, RegisterResponse.class).errorCode());
+            assertEquals(Coordinator.Role.LEASE_WAIT, d.coordinator.role());
+        }
+
+        @Test
+        void aRegistrationParkedWhileLoadingIsForgottenWithItsConnection() {
+            d.boot();
+            d.win(EPOCH);
             d.register(1, G, "a", "t");
-            assertEquals(1, d.writes.size(), "accepted once loaded (during the lease wait)");
+            d.register(2, G, "b", "t");
+            d.feed(new CoordinatorEvent.ConnectionClosed(1));
+            d.loadEmpty();
+            d.answerWrites();
+            assertTrue(d.responses(1).isEmpty(), d.responses(1).toString());
+            assertEquals(ErrorCode.NONE, d.lastResponse(2, RegisterResponse.class).errorCode());
+            assertEquals(List.of("b"), List.copyOf(d.view(G).members()));
+        }
+
+        @Test
+        void aRegistrationParkedWhileLoadingIsRefusedWhenTheLoadingEndsInAReset() {
+            d.boot();
+            d.win(EPOCH);
+            d.register(1, G, "a", "t");
+            d.feed(new CoordinatorEvent.ZkExpired());
+            assertEquals(ErrorCode.NOT_COORDINATOR, d.lastResponse(1, RegisterResponse.class).errorCode());
+            assertEquals(Coordinator.Role.FOLLOWER, d.coordinator.role());
+        }
+
+        @Test
+        void aRegistrationThatHasSeenANewerEpochIsNotParkedButRefusedAtOnce() {
+            d.boot();
+            d.win(EPOCH);
+            RegisterRequest r = d.registerRequest(G, "a", "t");
+            d.request(1, new RegisterRequest(r.groupId(), r.consumerId(), r.subscription(), r.autoCommit(),
+                    r.autoOffsetReset(), r.pingIntervalMs(), r.maxPingRetries(), EPOCH + 1));
+            // We may already be deposed: no reason to hold it.
+            assertEquals(ErrorCode.COORDINATOR_NOT_READY, d.lastResponse(1, RegisterResponse.class).errorCode());
         }
 
         @Test

@@ -133,7 +133,7 @@ final class BrokerRegistry {
                 adapter.retryLater(s, () -> readBrokers(s));
             }
         };
-        j[0] = new ReadJoin(adapter, s, retry,
+        j[0] = new ReadJoin(adapter, s, "the broker list", retry,
                 () -> adapter.emit(new CoordinatorEvent.BrokersChanged(List.copyOf(brokers.values()))));
         j[0].children(ZkPaths.BROKER_IDS, true, ids -> {
             for (String id : ids) {

@@ -117,23 +117,45 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
      */
     public void expireSession(long sessionId) {
         String id = "0x" + Long.toHexString(sessionId);
-        MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
         try {
-            ObjectName pattern = new ObjectName("org.apache.ZooKeeperService:name0=StandaloneServer_port"
-                    + connectString.substring(connectString.lastIndexOf(':') + 1) + ",name1=Connections,*");
-            Set<ObjectName> connections = mbeans.queryNames(pattern, null);
-            for (ObjectName connection : connections) {
-                if (id.equals(mbeans.getAttribute(connection, "SessionId"))) {
-                    mbeans.invoke(connection, "terminateSession", new Object[0], new String[0]);
-                    LOG.info("Embedded ZooKeeper {} ended session {} server-side", connectString, id);
-                    return;
-                }
-            }
-            throw new IllegalStateException("no connection of the embedded ZooKeeper " + connectString
-                    + " carries session " + id + " (connections: " + connections.size() + ")");
+            ManagementFactory.getPlatformMBeanServer().invoke(connectionOf(sessionId), "terminateSession",
+                    new Object[0], new String[0]);
+            LOG.info("Embedded ZooKeeper {} ended session {} server-side", connectString, id);
         } catch (JMException e) {
             throw new IllegalStateException("cannot end session " + id + " through JMX: " + e, e);
         }
+    }
+
+    /**
+     * How many packets (requests and heartbeats) the server has received on the connection that carries a session:
+     * what a test or benchmark counts to see how many requests an operation cost.
+     *
+     * @throws IllegalStateException if no connection of this server carries that session
+     */
+    public long packetsReceived(long sessionId) {
+        try {
+            return (Long) ManagementFactory.getPlatformMBeanServer().getAttribute(connectionOf(sessionId),
+                    "PacketsReceived");
+        } catch (JMException e) {
+            throw new IllegalStateException("cannot read the packets of session 0x" + Long.toHexString(sessionId)
+                    + " through JMX: " + e, e);
+        }
+    }
+
+    /** The server's JMX bean of the connection carrying {@code sessionId}. */
+    private ObjectName connectionOf(long sessionId) throws JMException {
+        String id = "0x" + Long.toHexString(sessionId);
+        MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
+        ObjectName pattern = new ObjectName("org.apache.ZooKeeperService:name0=StandaloneServer_port"
+                + connectString.substring(connectString.lastIndexOf(':') + 1) + ",name1=Connections,*");
+        Set<ObjectName> connections = mbeans.queryNames(pattern, null);
+        for (ObjectName connection : connections) {
+            if (id.equals(mbeans.getAttribute(connection, "SessionId"))) {
+                return connection;
+            }
+        }
+        throw new IllegalStateException("no connection of the embedded ZooKeeper " + connectString
+                + " carries session " + id + " (connections: " + connections.size() + ")");
     }
 
     @Override

@@ -1,7 +1,9 @@
 package shepherd.zookeeper;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -19,6 +21,8 @@ final class ZkSession implements Watcher {
     boolean disconnected;
     long disconnectedAtMs;
     final List<Consumer<ZkSession>> waiting = new ArrayList<>();
+    /** Reads whose batched answer lost the connection: read one request per node from then on (ReadJoin). */
+    final Set<Object> readOneByOne = new HashSet<>();
 
     ZkSession(ZooKeeperAdapter adapter) {
         this.adapter = adapter;

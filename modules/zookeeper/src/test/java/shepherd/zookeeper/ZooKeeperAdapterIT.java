@@ -396,6 +396,67 @@ class ZooKeeperAdapterIT {
         assertEquals(offsets, log.await(GroupRead.class).snapshot().offsets());
     }
 
+    @Test
+    void aGroupOfManyNodesIsReadWholeInAFewBatchedRequests() throws Exception {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter a = adapter(1, log);
+        int epoch = elect(a, log);
+        Registration reg = ZnodeCodecTest.registrations().get(0);
+        List<ZkOp> ops = new ArrayList<>(List.of(new ZkOp.PutGroup("wide", 2, "range"),
+                new ZkOp.PutRegistration("wide", "c1", reg)));
+        Map<TopicPartition, StreamId> owners = new TreeMap<>();
+        Map<TopicPartition, Long> offsets = new TreeMap<>();
+        int partitions = 3 * ReadJoin.MAX_BATCH_OPS; // owners and offsets: six batches' worth of data reads
+        for (int i = 0; i < partitions; i++) {
+            TopicPartition tp = TopicPartition.of("t" + (i % 2), "1-" + i);
+            ops.add(new ZkOp.PutOwner("wide", tp, new StreamId("c1", 0), 2));
+            ops.add(new ZkOp.PutOffset("wide", tp, i, "c1"));
+            owners.put(tp, new StreamId("c1", 0));
+            offsets.put(tp, (long) i);
+        }
+        a.execute(new CoordinatorEffect.Write(1, epoch, true, ops));
+        log.await(CoordinatorEvent.ZkWriteDone.class);
+
+        long before = server.packetsReceived(a.sessionId());
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("wide")));
+        GroupSnapshot read = log.await(GroupRead.class).snapshot();
+        long requests = server.packetsReceived(a.sessionId()) - before;
+        assertEquals(owners, read.owners());
+        assertEquals(offsets, read.offsets());
+        assertEquals(Map.of("c1", reg), read.registrations());
+        // 2 × 768 + 8 nodes; one request each would be over 1,500. Batched: the watched ids read, one multi per
+        // level of the tree and 256 nodes (about 12), and perhaps a heartbeat.
+        assertTrue(requests <= 20, "the read took " + requests + " requests");
+    }
+
+    @Test
+    void aBatchTooLargeForOneAnswerIsReadOneNodeAtATimeNextTime() throws Exception {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter a = adapter(1, log);
+        int epoch = elect(a, log);
+        TopicPartition good = TopicPartition.of("t", "1-0");
+        a.execute(new CoordinatorEffect.Write(1, epoch, true, List.of(new ZkOp.PutGroup("huge", 1, "range"),
+                new ZkOp.PutOwner("huge", good, new StreamId("c1", 0), 1))));
+        log.await(CoordinatorEvent.ZkWriteDone.class);
+        // Three hand-written nodes of 400 KB each: each one fits ZooKeeper's 1 MB limit, the three in one answer
+        // do not, and the client drops the connection on reading it.
+        byte[] junk = new byte[400 * 1024];
+        java.util.Arrays.fill(junk, (byte) 'x');
+        for (int i = 1; i <= 3; i++) {
+            admin.create(ZkPaths.owners("huge") + "/t/1-" + i, junk, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        }
+
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("huge")));
+        CoordinatorEvent.ZkReadFailed failed = log.await(CoordinatorEvent.ZkReadFailed.class);
+        assertEquals(new ZkRead.Group("huge"), failed.read());
+        log.await(CoordinatorEvent.ZkSyncConnected.class); // the same session, connected again
+
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("huge")));
+        GroupSnapshot read = log.await(GroupRead.class).snapshot();
+        assertEquals(Map.of(good, new StreamId("c1", 0)), read.owners());
+        assertEquals(3, a.garbageCount()); // each giant is garbage, skipped; the rest is read
+    }
+
     // ------------------------------------------------------------------ writes planned from what the session knows
 
     @Test
