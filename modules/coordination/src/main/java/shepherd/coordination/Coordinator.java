@@ -193,6 +193,13 @@ public final class Coordinator {
 
     private record ParkedRegister(long connectionId, int correlationId, RegisterRequest request) {}
 
+    /**
+     * Handed over, the members' connections still open until the next coordinator is known (or a bound passes):
+     * closed earlier, the members would rediscover while no broker can name a coordinator and back off. Null when
+     * not lingering.
+     */
+    private List<Long> lingering;
+
     private List<CoordinatorEffect> out;
     private long now;
 
@@ -224,6 +231,9 @@ public final class Coordinator {
             // Someone else coordinates: remember it for Consult answers.
             leaderId = seen.brokerId();
             leaderEpoch = seen.epoch();
+            if (lingering != null && seen.epoch() > epoch) {
+                endLinger();
+            }
         } else if (event instanceof BrokersChanged changed) {
             brokers = changed.brokers();
         } else if (event instanceof CoordinatorEvent.ZkDisconnected) {
@@ -291,6 +301,9 @@ public final class Coordinator {
         } else if (event instanceof ConnectionClosed closed) {
             peers.remove(closed.connectionId());
             parkedRegisters.removeIf(p -> p.connectionId() == closed.connectionId());
+            if (lingering != null) {
+                lingering.remove(closed.connectionId());
+            }
             onConnectionClosed(closed.connectionId());
         } else if (event instanceof TimerFired fired) {
             onTimer(fired.timer());
@@ -389,6 +402,10 @@ public final class Coordinator {
         }
         for (long connectionId : new TreeSet<>(connections.keySet())) {
             emit(new CloseConnection(connectionId));
+        }
+        if (lingering != null) {
+            lingering.forEach(id -> emit(new CloseConnection(id)));
+            lingering = null;
         }
         emit(new CancelAllTimers());
         role = Role.FOLLOWER;
@@ -1506,11 +1523,31 @@ public final class Coordinator {
         writes.handover.queue(new ZkOp.PutHandover(epoch));
         int ourEpoch = epoch;
         writes.afterWrite(writes.handover, (ok, nowMs) -> {
+            List<Long> members = new ArrayList<>(new TreeSet<>(connections.keySet()));
+            connections.clear(); // kept open by reset, closed by endLinger
             reset(null);
             role = Role.CLOSED;
             emit(new CoordinatorEffect.Resign(false));
-            emit(new CoordinatorEffect.HandedOver(ourEpoch));
+            boolean standby = brokers.stream().anyMatch(b -> b.id() != config.brokerId());
+            if (ok && standby && !members.isEmpty()) {
+                lingering = members;
+                emit(new SetTimer(new CoordinatorTimer.HandoverLinger(), now + config.handoverGraceMs()));
+            } else {
+                members.forEach(id -> emit(new CloseConnection(id)));
+                emit(new CoordinatorEffect.HandedOver(ourEpoch));
+            }
         });
+    }
+
+    /**
+     * The next coordinator is known (our Consult answers name it from now on), or waiting for it took too long: close
+     * the members' connections, so they rediscover and find it at once, and finish the handover.
+     */
+    private void endLinger() {
+        lingering.forEach(id -> emit(new CloseConnection(id)));
+        lingering = null;
+        emit(new CancelTimer(new CoordinatorTimer.HandoverLinger()));
+        emit(new CoordinatorEffect.HandedOver(epoch));
     }
 
     // ================================================================== timers
@@ -1547,6 +1584,8 @@ public final class Coordinator {
             }
         } else if (timer instanceof CoordinatorTimer.HandoverDeadline) {
             maybeHandOver(true);
+        } else if (timer instanceof CoordinatorTimer.HandoverLinger && lingering != null) {
+            endLinger();
         }
     }
 

@@ -38,4 +38,7 @@ public sealed interface CoordinatorTimer {
 
     /** Graceful handover: the leases of members that did not acknowledge Stop are surely over. */
     record HandoverDeadline() implements CoordinatorTimer {}
+
+    /** Handed over: stop waiting for the next coordinator to appear before closing the members' connections. */
+    record HandoverLinger() implements CoordinatorTimer {}
 }

@@ -1120,6 +1120,42 @@ class CoordinatorTest {
             assertEquals(Coordinator.Role.CLOSED, d.coordinator.role());
         }
 
+        /** Both Stops answered and the handover record committed, with another broker registered. */
+        private List<CoordinatorEffect> handOverWithAStandby() {
+            d.feed(new CoordinatorEvent.BrokersChanged(List.of(
+                    new shepherd.protocol.BrokerInfo(CoordinatorDriver.BROKER_ID, "h", 1, "h-1"),
+                    new shepherd.protocol.BrokerInfo(CoordinatorDriver.BROKER_ID + 1, "h", 2, "h-2"))));
+            d.feed(new CoordinatorEvent.HandoverRequested());
+            d.ackStop(1);
+            d.ackStop(2);
+            return d.commit(d.onlyWrite().writeId());
+        }
+
+        @Test
+        void withAStandbyTheMembersAreLetGoOnceTheNextCoordinatorIsKnown() {
+            List<CoordinatorEffect> effects = handOverWithAStandby();
+            assertTrue(effects.contains(new Resign(false)), effects.toString());
+            assertTrue(only(effects, CloseConnection.class).isEmpty(), "members kept until a successor is known");
+            assertTrue(only(effects, HandedOver.class).isEmpty());
+            assertEquals(Coordinator.Role.CLOSED, d.coordinator.role());
+
+            d.feed(new CoordinatorEvent.LeaderObserved(CoordinatorDriver.BROKER_ID, EPOCH)); // ourselves: not it
+            effects = d.feed(new CoordinatorEvent.LeaderObserved(CoordinatorDriver.BROKER_ID + 1, EPOCH + 2));
+            assertEquals(List.of(new CloseConnection(1), new CloseConnection(2)), only(effects, CloseConnection.class));
+            assertEquals(new HandedOver(EPOCH), effects.get(effects.size() - 1));
+            d.consult(9);
+            assertEquals(CoordinatorDriver.BROKER_ID + 1, d.lastResponse(9, ConsultResponse.class).coordinatorId(),
+                    "our last Consult answers name the successor");
+        }
+
+        @Test
+        void withAStandbyThatDoesNotWinTheMembersAreLetGoAfterTheGrace() {
+            handOverWithAStandby();
+            List<CoordinatorEffect> effects = d.fire(new CoordinatorTimer.HandoverLinger());
+            assertEquals(List.of(new CloseConnection(1), new CloseConnection(2)), only(effects, CloseConnection.class));
+            assertEquals(new HandedOver(EPOCH), effects.get(effects.size() - 1));
+        }
+
         @Test
         void handoverRecordsItselfOnlyAfterTheOffsetsOfTheStopsAreWritten() {
             // Was a bug: the handover record bumps the epoch node's version, so a fenced offset write queued behind

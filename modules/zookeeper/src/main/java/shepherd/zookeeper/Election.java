@@ -27,6 +27,8 @@ final class Election {
     private final ZooKeeperAdapter adapter;
     private boolean wantElection;
     private boolean coordinator;
+    /** Resigned for good: report the next coordinator once (watchNextLeader). */
+    private boolean observeNext;
 
     Election(ZooKeeperAdapter adapter) {
         this.adapter = adapter;
@@ -43,13 +45,34 @@ final class Election {
     void reset() {
         wantElection = false;
         coordinator = false;
+        observeNext = false;
     }
 
-    /** The watched election node changed (deleted): try again if we still want it. */
+    /** The watched election node changed (deleted, or created): try again if we still want it. */
     void leaderNodeChanged(ZkSession s) {
         if (wantElection && !coordinator) {
             runForElection(s);
+        } else if (observeNext) {
+            watchNextLeader(s);
         }
+    }
+
+    /**
+     * After resigning for good (a handover): who wins next, reported as LeaderObserved, so that our last Consult
+     * answers name it and the core can let its members go as soon as they can find it.
+     */
+    private void watchNextLeader(ZkSession s) {
+        s.zk.exists(ZkPaths.COORDINATOR, true, (rc, path, ctx, stat) -> adapter.post(s, () -> {
+            if (!observeNext || Code.get(rc) != Code.OK || stat.getEphemeralOwner() == s.id()) {
+                return; // no node yet (or still ours, being deleted): the watch fires when that changes
+            }
+            observeNext = false;
+            if (adapter.config().epochBump()) {
+                observeLeader(s);
+            } else {
+                observeUnbumpedLeader(s);
+            }
+        }), null);
     }
 
     private void runForElection(ZkSession s) {
@@ -218,6 +241,7 @@ final class Election {
     void resign(ZkSession s, boolean rejoin) {
         wantElection = false;
         coordinator = false;
+        observeNext = !rejoin;
         s.zk.exists(ZkPaths.COORDINATOR, false, (rc, path, ctx, node) -> adapter.post(s, () -> {
             if (Code.get(rc) == Code.OK && node.getEphemeralOwner() == s.zk.getSessionId()) {
                 s.zk.delete(ZkPaths.COORDINATOR, node.getVersion(), (rc2, p2, ctx2) -> { }, null);
@@ -225,6 +249,8 @@ final class Election {
             if (rejoin) {
                 wantElection = true;
                 runForElection(s);
+            } else if (observeNext) {
+                watchNextLeader(s); // behind the delete: this session sees the node gone, or the next one's
             }
         }), null);
     }

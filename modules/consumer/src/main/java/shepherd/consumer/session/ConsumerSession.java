@@ -311,7 +311,9 @@ public final class ConsumerSession {
 
     /**
      * Lease expiry or a closed connection: stop fetching at once, drop the assignment and any Stop still waiting
-     * (its connection is gone), then rediscover — or, if we were leaving anyway, end.
+     * (its connection is gone), then rediscover — or, if we were leaving anyway, end. The first round after a
+     * membership goes at once: the usual reason is a coordinator that handed over and let us go once its successor
+     * was known, and the backoff is for rounds that fail (those that follow back off as before).
      */
     private static Step loseMembership(SessionState s, long nowMs) {
         List<SessionEffect> effects = new ArrayList<>();
@@ -324,7 +326,13 @@ public final class ConsumerSession {
         if (s.leaving()) {
             return terminate(s, ErrorCode.NONE, "shut down without Leave: the coordinator was lost", effects);
         }
-        return rediscover(s, nowMs, effects);
+        SessionState.Builder b = clearMembership(s.toBuilder().status(SessionStatus.DISCOVERING));
+        b.candidates = roundCandidates(s);
+        b.candidateIndex = 0;
+        b.backoffPending = false;
+        SessionState next = b.build();
+        effects.add(new SendConsult(currentCandidate(next)));
+        return Step.to(next, effects);
     }
 
     private static Step rediscover(SessionState s, long nowMs, List<SessionEffect> before) {

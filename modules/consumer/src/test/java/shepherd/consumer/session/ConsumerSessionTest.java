@@ -96,8 +96,7 @@ class ConsumerSessionTest {
     @Test
     void consultFromABrokerThatLagsBehindTheElectionIsSkipped() {
         SessionDriver d = new SessionDriver().registered(EPOCH);
-        d.connectionClosed();
-        d.advanceBy(d.timers.get(TimerKey.DISCOVERY_BACKOFF) - d.nowMs);
+        d.connectionClosed(); // the first round after a membership goes at once
         int asked = d.lastOf(SendConsult.class).get(0).broker().id();
         d.send(new ConsultAnswered(asked, new ConsultResponse(ErrorCode.NONE, 3, EPOCH - 1, SessionDriver.BROKERS)));
         assertEquals(SessionStatus.DISCOVERING, d.state.status());
@@ -171,11 +170,38 @@ class ConsumerSessionTest {
 
     @Test
     void successfulRegistrationResetsTheBackoff() {
+        SessionDriver d = new SessionDriver().started(true);
+        d.send(new ConsultAnswered(1, new ConsultResponse(ErrorCode.NONE, 2, EPOCH, SessionDriver.BROKERS)));
+        d.connectionClosed(); // a failed attempt: backs off
+        d.reregister(EPOCH);
+        d.connectionClosed(); // a membership lost: at once
+        assertEquals(1, d.lastOf(SendConsult.class).size());
+        failTheRound(d);
+        assertEquals(d.nowMs + 100, d.timers.get(TimerKey.DISCOVERY_BACKOFF), "the initial backoff again");
+    }
+
+    @Test
+    void theFirstRoundAfterAMembershipGoesAtOnceAndTheNextBacksOff() {
         SessionDriver d = new SessionDriver().registered(EPOCH);
         d.connectionClosed();
-        d.reregister(EPOCH);
-        d.connectionClosed();
+        assertEquals(SessionStatus.DISCOVERING, d.state.status());
+        assertFalse(d.state.backoffPending());
+        assertEquals(1, d.lastOf(SendConsult.class).size(), "consults without waiting");
+        failTheRound(d); // e.g. no coordinator elected yet
+        assertTrue(d.state.backoffPending());
         assertEquals(d.nowMs + 100, d.timers.get(TimerKey.DISCOVERY_BACKOFF));
+        d.advanceBy(100);
+        failTheRound(d);
+        assertEquals(d.nowMs + 200, d.timers.get(TimerKey.DISCOVERY_BACKOFF), "doubling from there");
+    }
+
+    /** Every candidate of the outstanding round answers that it knows no coordinator. */
+    private static void failTheRound(SessionDriver d) {
+        while (!d.state.backoffPending()) {
+            int asked = d.state.candidates().get(d.state.candidateIndex()).id();
+            d.send(new ConsultAnswered(asked, new ConsultResponse(ErrorCode.NONE, ConsultResponse.NONE,
+                    ConsultResponse.NONE, SessionDriver.BROKERS)));
+        }
     }
 
     // ---------------------------------------------------------------- ping and the epoch rule
@@ -375,10 +401,8 @@ class ConsumerSessionTest {
         d.advanceBy(SessionDriver.LEASE_MS);
         assertEquals(SessionStatus.DISCOVERING, d.state.status());
         assertEquals(List.of(new StopFetchers(1), new CancelTimer(TimerKey.LEASE), new CloseConnection(2),
-                new SetTimer(TimerKey.DISCOVERY_BACKOFF, d.nowMs + 100)), d.last);
+                new SendConsult(d.state.candidates().get(0))), d.last, "rediscovers at once");
         assertEquals(List.of(), d.state.assignment());
-        d.advanceBy(100);
-        assertEquals(1, d.lastOf(SendConsult.class).size(), "rediscovers after the backoff");
     }
 
     @Test
