@@ -13,6 +13,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import shepherd.broker.CoreRig;
 
 /**
  * The coordinator core's share of the broker's event loop, under a full group ({@code members} consumers of one

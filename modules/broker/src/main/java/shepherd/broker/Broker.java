@@ -115,7 +115,33 @@ public final class Broker implements AutoCloseable {
         LOG.info("broker started broker={} listen={}:{} advertised={}:{} zookeeper={} sessionTimeoutMs={}"
                 + " metricsPort={}", config.brokerId(), config.listenHost(), server.port(), host, port,
                 config.zookeeperConnect(), config.sessionTimeoutMs(), broker.metricsPort());
+        startWarmup(config);
         return broker;
+    }
+
+    /**
+     * The coordinator's code run on private state in the background ({@link Warmup}, {@code warmup.ms}): a standby's
+     * first takeover should not be its JVM's first run of that code. It touches nothing the broker uses; if it
+     * fails, the broker is only slower at its first takeover.
+     */
+    private static void startWarmup(BrokerConfig config) {
+        if (config.warmupMs() <= 0) {
+            return;
+        }
+        Thread t = new Thread(() -> {
+            long started = System.nanoTime();
+            try {
+                int rounds = Warmup.run(config.warmupMs());
+                LOG.info("warm-up done broker={} rounds={} durationMs={}", config.brokerId(), rounds,
+                        (System.nanoTime() - started) / 1_000_000);
+            } catch (RuntimeException e) {
+                LOG.warn("warm-up failed broker={} (no harm done: the first takeover will only be slower)",
+                        config.brokerId(), e);
+            }
+        }, "shepherd-warmup-" + config.brokerId());
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        t.start();
     }
 
     /**

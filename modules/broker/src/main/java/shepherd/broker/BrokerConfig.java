@@ -38,7 +38,11 @@ import shepherd.transport.TransportConfig;
  * @param requestTimeoutMs        how long a Ping, Stop or Start waits for its answer on the wire
  * @param shutdownTimeoutMs       how long {@link Broker#shutdown()} waits for a graceful handover
  * @param handoverGraceMs         after a clean handover, how long the next coordinator gives the recorded members
- *                                to re-register before its first rebalance (it skips the lease wait)
+ *                                to re-register before its first rebalance (it skips the lease wait); also how
+ *                                long a coordinator that handed over keeps its members until the next one is known
+ * @param warmupMs                CPU time budget, at start, for running the coordinator's code on private state
+ *                                ({@link Warmup}), so that a standby's first takeover is not its JVM's first run of
+ *                                that code; 0: none
  * @param metricsHost             address the metrics HTTP server binds; empty: {@code listenHost}
  * @param metricsPort             port of the metrics HTTP server ({@code GET /metrics}); {@link #METRICS_OFF}: no
  *                                server; 0 picks a free port (tests)
@@ -64,6 +68,7 @@ public record BrokerConfig(
         long requestTimeoutMs,
         long shutdownTimeoutMs,
         long handoverGraceMs,
+        long warmupMs,
         String metricsHost,
         int metricsPort,
         boolean fencing) {
@@ -84,6 +89,7 @@ public record BrokerConfig(
     public static final String REQUEST_TIMEOUT_MS = "request.timeout.ms";
     public static final String SHUTDOWN_TIMEOUT_MS = "shutdown.timeout.ms";
     public static final String HANDOVER_GRACE_MS = "handover.grace.ms";
+    public static final String WARMUP_MS = "warmup.ms";
     public static final String METRICS_HOST = "metrics.host";
     public static final String METRICS_PORT = "metrics.port";
     /** {@code enabled} (default) or {@code disabled}; the latter in fault-injection test builds only. */
@@ -100,7 +106,8 @@ public record BrokerConfig(
     public static final Set<String> KEYS = Set.of(BROKER_ID, LISTEN_HOST, LISTEN_PORT, ADVERTISED_HOST,
             ADVERTISED_PORT, ZOOKEEPER_CONNECT, SESSION_TIMEOUT_MS, REBALANCE_STOP_TIMEOUT_MS,
             REBALANCE_START_TIMEOUT_MS, LEASE_SAFETY_MARGIN_MS, MESSAGE_DELAY_MAX_MS, CLOCK_DRIFT_PPM, FRAME_BYTES_MAX,
-            REQUEST_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS, HANDOVER_GRACE_MS, METRICS_HOST, METRICS_PORT, TEST_FENCING);
+            REQUEST_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS, HANDOVER_GRACE_MS, WARMUP_MS, METRICS_HOST, METRICS_PORT,
+            TEST_FENCING);
 
     static final String DEFAULT_LISTEN_HOST = "0.0.0.0";
     static final int DEFAULT_LISTEN_PORT = 9092;
@@ -115,6 +122,7 @@ public record BrokerConfig(
     static final long DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
     static final long DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
     static final long DEFAULT_HANDOVER_GRACE_MS = 1_000;
+    static final long DEFAULT_WARMUP_MS = 1_000;
 
     public BrokerConfig {
         range(BROKER_ID, brokerId, 0, Integer.MAX_VALUE);
@@ -133,6 +141,7 @@ public record BrokerConfig(
         range(REQUEST_TIMEOUT_MS, requestTimeoutMs, 1, 600_000);
         range(SHUTDOWN_TIMEOUT_MS, shutdownTimeoutMs, 0, 600_000);
         range(HANDOVER_GRACE_MS, handoverGraceMs, 0, 600_000);
+        range(WARMUP_MS, warmupMs, 0, 60_000);
         Objects.requireNonNull(metricsHost, "metricsHost (empty for the default)");
         if (metricsPort != METRICS_OFF) {
             metricsPortRange(Integer.toString(metricsPort), metricsPort);
@@ -155,7 +164,7 @@ public record BrokerConfig(
                 DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_REBALANCE_STOP_TIMEOUT_MS, DEFAULT_REBALANCE_START_TIMEOUT_MS,
                 DEFAULT_LEASE_SAFETY_MARGIN_MS, DEFAULT_MESSAGE_DELAY_MAX_MS, DEFAULT_CLOCK_DRIFT_PPM,
                 DEFAULT_FRAME_BYTES_MAX, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
-                DEFAULT_HANDOVER_GRACE_MS, "", METRICS_OFF, true);
+                DEFAULT_HANDOVER_GRACE_MS, DEFAULT_WARMUP_MS, "", METRICS_OFF, true);
     }
 
     /** True if the broker serves {@code GET /metrics}. */
@@ -228,6 +237,7 @@ public record BrokerConfig(
         m.put(REQUEST_TIMEOUT_MS, Long.toString(requestTimeoutMs));
         m.put(SHUTDOWN_TIMEOUT_MS, Long.toString(shutdownTimeoutMs));
         m.put(HANDOVER_GRACE_MS, Long.toString(handoverGraceMs));
+        m.put(WARMUP_MS, Long.toString(warmupMs));
         if (!metricsHost.isEmpty()) {
             m.put(METRICS_HOST, metricsHost);
         }
@@ -269,6 +279,7 @@ public record BrokerConfig(
                 parse(values, REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, 1, 600_000),
                 parse(values, SHUTDOWN_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, 0, 600_000),
                 parse(values, HANDOVER_GRACE_MS, DEFAULT_HANDOVER_GRACE_MS, 0, 600_000),
+                parse(values, WARMUP_MS, DEFAULT_WARMUP_MS, 0, 60_000),
                 string(values, METRICS_HOST, ""),
                 metricsPort(values.get(METRICS_PORT)),
                 fencing(values.get(TEST_FENCING)));

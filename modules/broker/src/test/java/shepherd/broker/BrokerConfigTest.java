@@ -129,7 +129,7 @@ class BrokerConfigTest {
     void theRecordConstructorValidatesAsWell() {
         InvalidConfigException e = assertThrows(InvalidConfigException.class,
                 () -> new BrokerConfig(1, "0.0.0.0", 9092, "", 0, "zk:2181", 500, 2_000, 5_000, 100, 500, 1_000,
-                        1 << 20, 10_000, 30_000, 1_000, "", BrokerConfig.METRICS_OFF, true));
+                        1 << 20, 10_000, 30_000, 1_000, 0, "", BrokerConfig.METRICS_OFF, true));
         assertEquals("session.timeout.ms", e.key());
     }
 
@@ -177,7 +177,7 @@ class BrokerConfigTest {
     void theRecordConstructorRejectsAMetricsPortOutOfRange() {
         InvalidConfigException e = assertThrows(InvalidConfigException.class,
                 () -> new BrokerConfig(1, "0.0.0.0", 9092, "", 0, "zk:2181", 6_000, 2_000, 5_000, 100, 500, 1_000,
-                        1 << 20, 10_000, 30_000, 1_000, "", 70_000, true));
+                        1 << 20, 10_000, 30_000, 1_000, 0, "", 70_000, true));
         assertEquals("metrics.port", e.key());
     }
 
@@ -207,7 +207,7 @@ class BrokerConfigTest {
     void fencingDisabledIsRefusedByTheRecordConstructorAndByOverridesToo() {
         assertThrows(InvalidConfigException.class,
                 () -> new BrokerConfig(1, "0.0.0.0", 9092, "", 0, "zk:2181", 6_000, 2_000, 5_000, 100, 500, 1_000,
-                        1 << 20, 10_000, 30_000, 1_000, "", BrokerConfig.METRICS_OFF, false));
+                        1 << 20, 10_000, 30_000, 1_000, 0, "", BrokerConfig.METRICS_OFF, false));
         BrokerConfig c = BrokerConfig.defaults(1, "zk:2181");
         assertThrows(InvalidConfigException.class, () -> c.withOverrides(Map.of("test.fencing", "disabled")));
     }

@@ -821,13 +821,16 @@ public final class Coordinator {
             });
             return;
         }
+        boolean recorded = m != null; // in ZooKeeper as m.registration: written by us, or loaded at the election
         if (m != null) {
             forgetIncarnation(g, m); // the old connection, if any, can no longer be commanded
         } else {
             m = new Member(r.consumerId(), registration);
             g.members.put(m.consumerId, m);
         }
-        boolean changed = !m.registration.equals(registration) || !m.confirmed;
+        // A recorded member coming back with the registration ZooKeeper holds (every member after a handover or a
+        // failover) needs no write: its answer goes out at once instead of behind a multi per group.
+        boolean changed = !recorded || !m.registration.equals(registration);
         m.registration = registration;
         m.confirmed = true;
         m.connectionId = connectionId;

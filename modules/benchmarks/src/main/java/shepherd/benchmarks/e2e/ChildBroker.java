@@ -25,6 +25,8 @@ final class ChildBroker {
     private final List<String> jvmOptions;
     private final Path logDir;
     private Process process;
+    /** Where this incarnation's output begins in the log, which every incarnation appends to. */
+    private long logStart;
 
     ChildBroker(int id, String zookeeper, Map<String, String> settings, List<String> jvmOptions, Path logDir) {
         this.id = id;
@@ -52,7 +54,8 @@ final class ChildBroker {
                 "--advertised-host", "127.0.0.1", "--port", Integer.toString(port), "--zookeeper", zookeeper));
         settings.forEach((k, v) -> command.addAll(List.of("--set", k + "=" + v)));
         ProcessBuilder pb = new ProcessBuilder(command);
-        File log = logDir.resolve("broker-" + id + ".log").toFile();
+        File log = logFile().toFile();
+        logStart = log.length();
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log));
         try {
@@ -60,6 +63,29 @@ final class ChildBroker {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start broker " + id, e);
         }
+    }
+
+    private Path logFile() {
+        return logDir.resolve("broker-" + id + ".log");
+    }
+
+    /** Waits until this incarnation has logged a line containing {@code needle}; false if it did not in time. */
+    boolean awaitLogged(String needle, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+        while (System.nanoTime() - deadline < 0 && alive()) {
+            try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(logFile().toFile(), "r")) {
+                f.seek(Math.min(logStart, f.length()));
+                byte[] rest = new byte[(int) (f.length() - f.getFilePointer())];
+                f.readFully(rest);
+                if (new String(rest, java.nio.charset.StandardCharsets.UTF_8).contains(needle)) {
+                    return true;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + logFile(), e);
+            }
+            Thread.sleep(20); // polling a child's log for a line, with a deadline
+        }
+        return false;
     }
 
     long pid() {

@@ -22,8 +22,12 @@ import shepherd.zookeeper.ZkPaths;
  * <pre>
  * java -cp modules/benchmarks/target/benchmarks.jar shepherd.benchmarks.e2e.FailoverBench [--quick] [--reps 10]
  *      [--groups 4] [--consumers 4] [--partitions 64] [--session-timeout-ms 3000] [--ping-interval-ms 200]
- *      [--max-ping-retries 2] [--out modules/benchmarks/results]
+ *      [--max-ping-retries 2] [--warmup-ms 1000] [--out modules/benchmarks/results]
  * </pre>
+ *
+ * <p>A (re)started broker is signalled only once it has logged {@code warm-up done} ({@code warmup.ms}, the broker's
+ * default 1000): a rolling restart waits for the restarted broker to be ready. {@code --warmup-ms 0} measures the
+ * cold standby instead, whose first takeover is its JVM's first run of the coordinator's code.
  */
 public final class FailoverBench {
     private static final long STABLE_TIMEOUT_MS = 60_000;
@@ -41,15 +45,16 @@ public final class FailoverBench {
         int sessionTimeoutMs = args.integer("session-timeout-ms", 3_000);
         int pingIntervalMs = args.integer("ping-interval-ms", 200);
         int maxPingRetries = args.integer("max-ping-retries", 2);
+        int warmupMs = args.integer("warmup-ms", 1_000);
         Path out = Path.of(args.string("out", "modules/benchmarks/results"));
         Report report = new Report("failover", args.commandLine(FailoverBench.class.getName()));
-        run(report, reps, groups, consumers, partitions, sessionTimeoutMs, pingIntervalMs, maxPingRetries);
+        run(report, reps, groups, consumers, partitions, sessionTimeoutMs, pingIntervalMs, maxPingRetries, warmupMs);
         report.write(out);
         System.exit(0);
     }
 
     static void run(Report report, int reps, int groupCount, int consumers, int partitions, int sessionTimeoutMs,
-                    int pingIntervalMs, int maxPingRetries) throws Exception {
+                    int pingIntervalMs, int maxPingRetries, int warmupMs) throws Exception {
         long messageDelayMaxMs = 100;
         long marginMs = 50;
         long leaseMs = (long) pingIntervalMs * (maxPingRetries + 1);
@@ -61,12 +66,14 @@ public final class FailoverBench {
         settings.put(BrokerConfig.REBALANCE_START_TIMEOUT_MS, "1000");
         settings.put(BrokerConfig.REQUEST_TIMEOUT_MS, "1000");
         settings.put(BrokerConfig.HANDOVER_GRACE_MS, "200");
+        settings.put(BrokerConfig.WARMUP_MS, Integer.toString(warmupMs));
         report.line(String.format(Locale.ROOT, "Setup: embedded ZooKeeper (tick 200 ms) in the harness JVM, two"
                 + " brokers as child JVMs (session timeout %d ms, D = %d ms, lease safety margin %d ms, handover"
-                + " grace 200 ms), %d groups × %d consumers in the harness JVM on one topic of %d partitions (ping"
-                + " interval %d ms, max_ping_retries %d: lease L = %d ms), %d repetitions per kind.",
-                sessionTimeoutMs, messageDelayMaxMs, marginMs, groupCount, consumers, partitions, pingIntervalMs,
-                maxPingRetries, leaseMs, reps));
+                + " grace 200 ms, warm-up %d ms, each broker signalled only once its warm-up is done), %d groups ×"
+                + " %d consumers in the harness JVM on one topic of %d partitions (ping interval %d ms,"
+                + " max_ping_retries %d: lease L = %d ms), %d repetitions per kind.",
+                sessionTimeoutMs, messageDelayMaxMs, marginMs, warmupMs, groupCount, consumers, partitions,
+                pingIntervalMs, maxPingRetries, leaseMs, reps));
         report.line("");
         Path logDir = Files.createTempDirectory("shepherd-failover-");
         List<Double> killed = new ArrayList<>();
@@ -84,7 +91,7 @@ public final class FailoverBench {
                     ChildBroker b = new ChildBroker(id, connect, settings, List.of("-Xmx256m"), logDir);
                     brokers.put(id, b);
                     b.start();
-                    awaitRegistered(admin, b);
+                    awaitReady(admin, b, warmupMs);
                 }
                 List<java.net.InetSocketAddress> bootstrap = brokers.values().stream().map(ChildBroker::address)
                         .toList();
@@ -122,7 +129,7 @@ public final class FailoverBench {
                         coordinator.awaitExit();
                         awaitGone(admin, coordinator);
                         coordinator.start();
-                        awaitRegistered(admin, coordinator);
+                        awaitReady(admin, coordinator, warmupMs);
                     }
                 }
             } finally {
@@ -160,6 +167,14 @@ public final class FailoverBench {
             stable.put(e.getKey(), members.awaitStable(e.getValue(), afterEpoch, afterGeneration, STABLE_TIMEOUT_MS));
         }
         return stable;
+    }
+
+    /** Registered, and (with a warm-up) warmed up: what a rolling restart waits for before the next stop. */
+    private static void awaitReady(ZkAdmin admin, ChildBroker b, int warmupMs) throws InterruptedException {
+        awaitRegistered(admin, b);
+        if (warmupMs > 0 && !b.awaitLogged("warm-up done", 60_000)) {
+            throw new IllegalStateException("broker " + b.id + " did not finish its warm-up (see its log)");
+        }
     }
 
     private static void awaitRegistered(ZkAdmin admin, ChildBroker b) throws InterruptedException {

@@ -706,6 +706,8 @@ public final class LocalCluster implements AutoCloseable {
             timings.put(BrokerConfig.REQUEST_TIMEOUT_MS, Long.toString(requestTimeoutMs));
             timings.put(BrokerConfig.SHUTDOWN_TIMEOUT_MS, Long.toString(shutdownTimeoutMs));
             timings.put(BrokerConfig.HANDOVER_GRACE_MS, Long.toString(handoverGraceMs));
+            // In-process brokers share one JIT: whichever coordinates first warms the code for all of them.
+            timings.put(BrokerConfig.WARMUP_MS, "0");
             String root = chroot != null ? chroot
                     : "/shepherd-local-" + ProcessHandle.current().pid() + "-" + CHROOTS.incrementAndGet() + "-"
                             + System.currentTimeMillis();

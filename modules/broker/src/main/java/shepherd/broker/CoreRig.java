@@ -1,10 +1,11 @@
-package shepherd.benchmarks;
+package shepherd.broker;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import shepherd.coordination.Coordinator;
 import shepherd.coordination.CoordinatorConfig;
 import shepherd.coordination.CoordinatorEffect;
@@ -15,6 +16,7 @@ import shepherd.coordination.ZkRead;
 import shepherd.coordination.assign.PartitionId;
 import shepherd.protocol.ErrorCode;
 import shepherd.protocol.LeaveRequest;
+import shepherd.protocol.Message;
 import shepherd.protocol.OffsetReset;
 import shepherd.protocol.PingRequest;
 import shepherd.protocol.PingResponse;
@@ -27,33 +29,33 @@ import shepherd.protocol.StopResponse;
 import shepherd.protocol.TopicStreams;
 
 /**
- * Plays the broker's runtime around one real {@link Coordinator} with no I/O at all: every ZooKeeper write commits at
- * once, every Stop and Start is acknowledged at once, reads are answered from what the rig knows (the topic; no
- * groups). What is left is the core's own work per event, which is what {@link EventLoopBenchmark} measures. Time
- * only moves when the benchmark says so, so no timer fires on its own.
+ * Plays the broker's runtime around one real {@link Coordinator} of its own with no I/O at all: every ZooKeeper write
+ * commits at once, every Stop and Start is acknowledged at once, reads are answered from what the rig knows (the
+ * topic; the recorded group, if any). What is left is the core's own work per event: what the benchmarks'
+ * {@code EventLoopBenchmark} measures, and what a broker's {@link Warmup} runs before it may have to coordinate.
+ * Time only moves when the caller says so, so no timer fires on its own.
  */
-final class CoreRig {
-    static final String TOPIC = "orders";
-    static final String GROUP = "g";
+public final class CoreRig {
+    public static final String TOPIC = "orders";
+    public static final String GROUP = "g";
     static final int PING_INTERVAL_MS = 1_000;
 
-    final Coordinator core = new Coordinator(CoordinatorConfig.defaults(1, 6_000));
+    public final Coordinator core = new Coordinator(CoordinatorConfig.defaults(1, 6_000));
     private final List<PartitionId> partitions = new ArrayList<>();
+    private final GroupSnapshot recorded;
     private final ArrayDeque<CoordinatorEvent> pending = new ArrayDeque<>();
     /** The Ping in flight per connection, answered by {@link #answerPing}. */
     private final Map<Long, Long> pingRequest = new HashMap<>();
+    /** Every request the core sends and every response it gives, as it leaves (the warm-up encodes them). */
+    Consumer<Message> onMessage = m -> { };
     private int correlationId;
     long now = 1_000;
     /** Events handled since construction: {@link #settle} reports how many steps a scenario took. */
-    long steps;
+    public long steps;
 
-    CoreRig(int partitionCount) {
-        for (int i = 0; i < partitionCount; i++) {
-            partitions.add(new PartitionId(1, i));
-        }
-        feed(new CoordinatorEvent.Boot());
-        feed(new CoordinatorEvent.ElectionWon(1, false, now));
-        settle();
+    /** An ACTIVE coordinator of an empty cluster: one topic of {@code partitionCount} partitions, no group. */
+    public CoreRig(int partitionCount) {
+        this(partitionCount, null, false);
         feed(new CoordinatorEvent.TimerFired(new CoordinatorTimer.LeaseWaitOver()));
         settle();
         if (core.role() != Coordinator.Role.ACTIVE) {
@@ -61,7 +63,22 @@ final class CoreRig {
         }
     }
 
-    static String consumerId(long connection) {
+    /**
+     * A coordinator that has just won and loaded the tree, in its lease wait: {@code recorded} (may be null) is
+     * the group {@link #GROUP} as ZooKeeper holds it; after a clean handover ({@code handedOver}) the wait ends once
+     * every recorded member has registered again.
+     */
+    CoreRig(int partitionCount, GroupSnapshot recorded, boolean handedOver) {
+        for (int i = 0; i < partitionCount; i++) {
+            partitions.add(new PartitionId(1, i));
+        }
+        this.recorded = recorded;
+        feed(new CoordinatorEvent.Boot());
+        feed(new CoordinatorEvent.ElectionWon(1, handedOver, now));
+        settle();
+    }
+
+    public static String consumerId(long connection) {
         return String.format("consumer-%04d", connection);
     }
 
@@ -72,20 +89,20 @@ final class CoreRig {
     }
 
     /** Registers the member on {@code connection} and answers everything until the group is stable. */
-    void join(long connection) {
+    public void join(long connection) {
         feed(new CoordinatorEvent.RequestReceived(connection, ++correlationId, register(connection)));
         settle();
     }
 
     /** The member on {@code connection} leaves; everything answered until the group is stable again. */
-    void leave(long connection) {
+    public void leave(long connection) {
         feed(new CoordinatorEvent.RequestReceived(connection, ++correlationId,
                 new LeaveRequest(GROUP, consumerId(connection), null)));
         settle();
     }
 
     /** The ping timer of the member on {@code connection} fires: one step; the Ping it sends is remembered. */
-    void pingDue(long connection) {
+    public void pingDue(long connection) {
         now += 1; // a fresh time per step, as a running broker would have
         feed(new CoordinatorEvent.ZkSynced(now)); // keeps the live-session bound fresh, as keep-alives do
         feed(new CoordinatorEvent.TimerFired(new CoordinatorTimer.PingDue(GROUP, consumerId(connection))));
@@ -93,7 +110,7 @@ final class CoreRig {
     }
 
     /** The member on {@code connection} answers its Ping: one step. */
-    void answerPing(long connection, int generation) {
+    public void answerPing(long connection, int generation) {
         Long requestId = pingRequest.remove(connection);
         if (requestId == null) {
             throw new IllegalStateException("no Ping in flight on connection " + connection);
@@ -102,12 +119,18 @@ final class CoreRig {
                 new PingResponse(ErrorCode.NONE, generation, null)));
     }
 
-    int generation() {
+    public int generation() {
         return core.group(GROUP).orElseThrow().generation();
     }
 
+    /** A graceful handover, every Stop answered and the record written: the core ends CLOSED. */
+    void handOver() {
+        feed(new CoordinatorEvent.HandoverRequested());
+        settle();
+    }
+
     /** Handles queued answers until none is left. */
-    void settle() {
+    public void settle() {
         while (!pending.isEmpty()) {
             feed(pending.poll());
         }
@@ -122,6 +145,11 @@ final class CoreRig {
 
     /** What a perfect runtime would answer, queued (a real one answers later, never inside the step). */
     private void answer(CoordinatorEffect effect) {
+        if (effect instanceof CoordinatorEffect.SendRequest s) {
+            onMessage.accept(s.request());
+        } else if (effect instanceof CoordinatorEffect.Respond r) {
+            onMessage.accept(r.response());
+        }
         if (effect instanceof CoordinatorEffect.Write w) {
             pending.add(new CoordinatorEvent.ZkWriteDone(w.writeId(), now));
         } else if (effect instanceof CoordinatorEffect.Read r) {
@@ -145,10 +173,11 @@ final class CoreRig {
         } else if (read instanceof ZkRead.Topic t) {
             return new CoordinatorEvent.TopicRead(t.topic(), t.topic().equals(TOPIC) ? partitions : List.of(), now);
         } else if (read instanceof ZkRead.Groups) {
-            return new CoordinatorEvent.GroupsRead(List.of(), now);
+            return new CoordinatorEvent.GroupsRead(recorded == null ? List.of() : List.of(GROUP), now);
         } else if (read instanceof ZkRead.Group g) {
-            // Only a new group's offset re-read asks for this here: nothing committed, nothing reset.
-            return new CoordinatorEvent.GroupRead(g.group(), GroupSnapshot.empty("range"), now);
+            // The recorded group at loading; otherwise only a new group's offset re-read asks: nothing there.
+            return new CoordinatorEvent.GroupRead(g.group(), recorded != null && g.group().equals(GROUP) ? recorded
+                    : GroupSnapshot.empty("range"), now);
         } else if (read instanceof ZkRead.Members m) {
             return new CoordinatorEvent.MembersRead(m.group(), List.of(), now);
         }
