@@ -17,7 +17,10 @@ import shepherd.zookeeper.EmbeddedZooKeeper;
  * The floor under a rebalance's owners write: how long the embedded ZooKeeper server (the one {@link RebalanceBench}
  * uses, writing its transaction log with fsync) takes to answer one multi shaped like the coordinator's — the epoch
  * check, then one {@code setData} of an owner-sized value per partition plus the group node — sent one at a time
- * from a plain client in a JVM doing nothing else. Also one {@code exists}, what each existence probe cost.
+ * from a plain client in a JVM doing nothing else. Also one {@code exists}, what each existence probe cost; and what
+ * loading a group's nodes costs: {@code N} {@code getData} requests pipelined (all sent, then all awaited: how a new
+ * coordinator read the tree before) against one read-only multi of the same {@code N} reads (how it reads now, in
+ * batches of 256).
  *
  * <pre>
  * java -cp modules/benchmarks/target/benchmarks.jar shepherd.benchmarks.e2e.ZkMultiBench [--reps 50]
@@ -62,9 +65,18 @@ public final class ZkMultiBench {
                 rows.add(row("multi: check + " + (partitions + 1) + " setData", times));
             }
             rows.add(row("exists (one probe)", time(reps, () -> zk.exists("/g/0", false))));
+            for (int nodes : new int[] {140, 256}) {
+                // 140: a group of 4 members × 64 partitions (owners, offsets, registrations, parents).
+                rows.add(row(nodes + " getData, pipelined", time(reps, () -> pipelinedReads(zk, nodes))));
+                List<Op> reads = new ArrayList<>();
+                for (int i = 0; i < nodes; i++) {
+                    reads.add(Op.getData("/g/" + i));
+                }
+                rows.add(row(nodes + " getData in one read-only multi", time(reps, () -> zk.multi(reads))));
+            }
             zk.close();
         }
-        report.line("One request, sent and answered (ms):");
+        report.line("One request (or one batch of pipelined reads), sent and answered (ms):");
         report.line("");
         List<String> header = List.of("request", "min", "p50", "p99", "max", "n");
         report.table(header, rows);
@@ -74,6 +86,16 @@ public final class ZkMultiBench {
 
     private interface Call {
         void run() throws Exception;
+    }
+
+    private static void pipelinedReads(ZooKeeper zk, int nodes) throws InterruptedException {
+        CountDownLatch answered = new CountDownLatch(nodes);
+        for (int i = 0; i < nodes; i++) {
+            zk.getData("/g/" + i, false, (rc, path, ctx, data, stat) -> answered.countDown(), null);
+        }
+        if (!answered.await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(answered.getCount() + " reads unanswered after 30 s");
+        }
     }
 
     private static List<Double> time(int reps, Call call) throws Exception {
