@@ -62,12 +62,50 @@ public final class FrameCodec {
      * @throws FrameTooLargeException if the frame would not even fit a 2 GiB buffer
      */
     public int encodedSize(Frame frame) {
+        return measureAnySize(frame).bytes();
+    }
+
+    /**
+     * {@code frame} measured for {@link #encodeTo(Measured, ByteBuffer)}: its exact size and what measuring it
+     * learnt, so that writing it does not measure it again. For a caller that must know the size to get a buffer.
+     *
+     * @throws FrameTooLargeException if it would exceed {@link #frameBytesMax()}
+     * @throws IllegalArgumentException if a string cannot be encoded (over 32767 UTF-8 bytes, unpaired surrogate)
+     */
+    public Measured measure(Frame frame) {
+        Measured m = measureAnySize(frame);
+        if (m.bytes() > frameBytesMax) {
+            throw new FrameTooLargeException(frame, m.bytes(), frameBytesMax);
+        }
+        return m;
+    }
+
+    /** A frame and its encoding's exact size, size prefix included, as {@link #measure} found them. */
+    public static final class Measured {
+        private final Frame frame;
+        private final Writer sizing;
+
+        private Measured(Frame frame, Writer sizing) {
+            this.frame = frame;
+            this.sizing = sizing;
+        }
+
+        public Frame frame() {
+            return frame;
+        }
+
+        public int bytes() {
+            return (int) sizing.bytes();
+        }
+    }
+
+    private Measured measureAnySize(Frame frame) {
         Writer sizing = Writer.sizing("header");
         writeFrame(sizing, frame, 0);
         if (sizing.bytes() > Integer.MAX_VALUE) {
             throw new FrameTooLargeException(frame, sizing.bytes(), frameBytesMax);
         }
-        return (int) sizing.bytes();
+        return new Measured(frame, sizing);
     }
 
     /**
@@ -77,9 +115,9 @@ public final class FrameCodec {
      * @throws IllegalArgumentException if a string cannot be encoded (over 32767 UTF-8 bytes, unpaired surrogate)
      */
     public ByteBuffer encode(Frame frame) {
-        int frameBytes = checkedSize(frame);
-        ByteBuffer out = ByteBuffer.allocate(frameBytes);
-        writeFrame(Writer.into(out, "header"), frame, frameBytes);
+        Measured m = measure(frame);
+        ByteBuffer out = ByteBuffer.allocate(m.bytes());
+        writeFrame(Writer.into(out, "header", m.sizing), frame, m.bytes());
         return out.flip();
     }
 
@@ -92,7 +130,22 @@ public final class FrameCodec {
      * @throws IllegalArgumentException if {@code out} has too little room, or a string cannot be encoded
      */
     public void encodeTo(Frame frame, ByteBuffer out) {
-        int frameBytes = checkedSize(frame);
+        encodeTo(measure(frame), out);
+    }
+
+    /**
+     * As {@link #encodeTo(Frame, ByteBuffer)}, for a frame already measured (by this codec or another: the size does
+     * not depend on the limit).
+     *
+     * @throws FrameTooLargeException if it exceeds this codec's {@link #frameBytesMax()}
+     * @throws IllegalArgumentException if {@code out} has too little room
+     */
+    public void encodeTo(Measured measured, ByteBuffer out) {
+        Frame frame = measured.frame();
+        int frameBytes = measured.bytes();
+        if (frameBytes > frameBytesMax) {
+            throw new FrameTooLargeException(frame, frameBytes, frameBytesMax);
+        }
         if (out.remaining() < frameBytes) {
             throw new IllegalArgumentException("Frame of " + frameBytes + " bytes does not fit the "
                     + out.remaining() + " bytes remaining in the buffer");
@@ -100,18 +153,10 @@ public final class FrameCodec {
         ByteOrder order = out.order();
         out.order(ByteOrder.BIG_ENDIAN);
         try {
-            writeFrame(Writer.into(out, "header"), frame, frameBytes);
+            writeFrame(Writer.into(out, "header", measured.sizing), frame, frameBytes);
         } finally {
             out.order(order);
         }
-    }
-
-    private int checkedSize(Frame frame) {
-        int frameBytes = encodedSize(frame);
-        if (frameBytes > frameBytesMax) {
-            throw new FrameTooLargeException(frame, frameBytes, frameBytesMax);
-        }
-        return frameBytes;
     }
 
     /** The one frame layout, run once to size ({@code frameBytes} unknown, 0) and once to write. */

@@ -72,6 +72,18 @@ class FrameCodecRoundTripTest {
     }
 
     @Property(tries = 500)
+    void aMeasuredFrameIsWrittenAsEncodeWritesIt(@ForAll("frames") Frame frame, @ForAll boolean direct) {
+        FrameCodec.Measured measured = CODEC.measure(frame);
+        assertEquals(CODEC.encodedSize(frame), measured.bytes());
+        ByteBuffer out = direct ? ByteBuffer.allocateDirect(measured.bytes()) : ByteBuffer.allocate(measured.bytes());
+        CODEC.encodeTo(measured, out);
+        assertEquals(measured.bytes(), out.position());
+        byte[] written = new byte[measured.bytes()];
+        out.get(0, written);
+        assertArrayEquals(Hex.bytes(CODEC.encode(frame)), written);
+    }
+
+    @Property(tries = 500)
     void decodesFromDirectAndReadOnlyBuffers(@ForAll("frames") Frame frame, @ForAll boolean direct)
             throws DecodeException {
         ByteBuffer heap = CODEC.encode(frame);

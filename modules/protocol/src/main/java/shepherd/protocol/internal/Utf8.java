@@ -62,6 +62,25 @@ final class Utf8 {
         return utf8.length;
     }
 
+    /**
+     * Writes {@code s}, all ASCII, at {@code out}'s position as a block copy (for a compact string, an array copy):
+     * into the buffer's own array when it has one, else through {@code scratch}, which is returned (grown if it had
+     * to be).
+     */
+    @SuppressWarnings("deprecation") // getBytes(int, int, byte[], int) keeps the low byte of each char: exact for ASCII
+    static byte[] putAscii(String s, ByteBuffer out, byte[] scratch) {
+        int n = s.length();
+        if (out.hasArray()) {
+            s.getBytes(0, n, out.array(), out.arrayOffset() + out.position());
+            out.position(out.position() + n);
+            return scratch;
+        }
+        byte[] block = scratch != null && scratch.length >= n ? scratch : new byte[Math.max(n, 64)];
+        s.getBytes(0, n, block, 0);
+        out.put(block, 0, n);
+        return block;
+    }
+
     private static boolean isPairAt(String s, int i) {
         return Character.isHighSurrogate(s.charAt(i)) && i + 1 < s.length()
                 && Character.isLowSurrogate(s.charAt(i + 1));

@@ -7,7 +7,10 @@ import shepherd.protocol.ErrorCode;
 /**
  * Writing of the protocol's types, big-endian. The same layout code runs twice per frame: first on a sizing writer,
  * which only counts bytes (and rejects what cannot be encoded, before any byte is written), then on a writer into
- * a buffer of exactly that size. One layout, so the size prefix can never disagree with the bytes.
+ * a buffer of exactly that size. One layout, so the size prefix can never disagree with the bytes. The sizing pass
+ * also notes each string's UTF-8 length, in layout order, and the writing pass of the same frame takes them from it
+ * ({@link #into(ByteBuffer, String, Writer)}): a string is scanned once, and an ASCII one (most ids and topics) is
+ * then copied as a block.
  */
 public final class Writer {
     /** The int16 length prefix caps a string at this many UTF-8 bytes. */
@@ -16,15 +19,22 @@ public final class Writer {
     private final ByteBuffer out;
     private final FieldPath path;
     private long bytes;
+    /** Sizing: the UTF-8 length of each string so far, in layout order. Writing: those of the sizing pass, or null. */
+    private int[] lengths;
+    /** Sizing: strings noted. Writing: strings written. */
+    private int strings;
+    /** Writing an ASCII string into a buffer without an accessible array goes through this. */
+    private byte[] scratch;
 
-    private Writer(ByteBuffer out, String struct) {
+    private Writer(ByteBuffer out, String struct, int[] lengths) {
         this.out = out;
         this.path = new FieldPath(struct);
+        this.lengths = lengths;
     }
 
-    /** A writer that only counts the bytes a layout would take. */
+    /** A writer that only counts the bytes a layout would take (and notes each string's length). */
     public static Writer sizing(String struct) {
-        return new Writer(null, struct);
+        return new Writer(null, struct, new int[16]);
     }
 
     /**
@@ -32,7 +42,15 @@ public final class Writer {
      * already been run over: that pass is where strings are validated.
      */
     public static Writer into(ByteBuffer out, String struct) {
-        return new Writer(out, struct);
+        return new Writer(out, struct, null);
+    }
+
+    /** As {@link #into(ByteBuffer, String)}, for the frame {@code sized} (a sizing writer) was just run over. */
+    public static Writer into(ByteBuffer out, String struct, Writer sized) {
+        if (sized.out != null) {
+            throw new IllegalArgumentException("not a sizing writer");
+        }
+        return new Writer(out, struct, sized.lengths);
     }
 
     /** Starts writing a new top-level struct, so errors name it. */
@@ -89,7 +107,12 @@ public final class Writer {
      */
     public void string(String field, String value) {
         if (out == null) {
-            bytes += Short.BYTES + checkedLength(field, value);
+            long length = checkedLength(field, value);
+            if (strings == lengths.length) {
+                lengths = java.util.Arrays.copyOf(lengths, strings * 2);
+            }
+            lengths[strings++] = (int) length;
+            bytes += Short.BYTES + length;
         } else {
             writeChecked(value);
         }
@@ -117,12 +140,26 @@ public final class Writer {
         return length;
     }
 
-    /** Writes a string the sizing pass (which always runs first) has checked: the bytes, then their length. */
+    /**
+     * Writes a string the sizing pass (which always runs first) has checked: its length, then the bytes. A UTF-8
+     * length equal to the number of chars means every char is ASCII (any other takes two bytes or more).
+     */
     private void writeChecked(String value) {
-        int lengthAt = out.position();
-        out.putShort((short) 0);
-        int length = Utf8.encode(value, out);
-        out.putShort(lengthAt, (short) length);
+        if (lengths == null) {
+            int lengthAt = out.position();
+            out.putShort((short) 0);
+            int length = Utf8.encode(value, out);
+            out.putShort(lengthAt, (short) length);
+            bytes += Short.BYTES + length;
+            return;
+        }
+        int length = lengths[strings++];
+        out.putShort((short) length);
+        if (length == value.length()) {
+            scratch = Utf8.putAscii(value, out, scratch);
+        } else {
+            out.put(value.getBytes(java.nio.charset.StandardCharsets.UTF_8)); // exact: no unpaired surrogate
+        }
         bytes += Short.BYTES + length;
     }
 

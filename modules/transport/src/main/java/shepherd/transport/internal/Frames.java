@@ -15,15 +15,11 @@ final class Frames {
      * @throws shepherd.protocol.FrameTooLargeException if it exceeds the codec's {@code frameBytesMax}
      */
     static ByteBuf encode(ByteBufAllocator alloc, FrameCodec codec, Frame frame) {
-        int size = codec.encodedSize(frame);
-        if (size > codec.frameBytesMax()) {
-            codec.encode(frame); // throws the protocol's FrameTooLargeException, before we allocate anything
-            throw new IllegalStateException("FrameCodec.encode accepted a " + size + "-byte frame over frameBytesMax "
-                    + codec.frameBytesMax());
-        }
+        FrameCodec.Measured measured = codec.measure(frame); // FrameTooLargeException before we allocate anything
+        int size = measured.bytes();
         ByteBuf out = alloc.ioBuffer(size, size);
         try {
-            codec.encodeTo(frame, out.nioBuffer(0, size));
+            codec.encodeTo(measured, out.nioBuffer(0, size));
             out.writerIndex(size);
             return out;
         } catch (RuntimeException e) {
