@@ -82,7 +82,7 @@ public final class CoreRig {
         return String.format("consumer-%04d", connection);
     }
 
-    RegisterRequest register(long connection) {
+    static RegisterRequest register(long connection) {
         return new RegisterRequest(GROUP, consumerId(connection),
                 new StaticSubscription(List.of(new TopicStreams(TOPIC, 1))), false, OffsetReset.SMALLEST,
                 PING_INTERVAL_MS, (short) 2, 1);
@@ -145,16 +145,14 @@ public final class CoreRig {
 
     /** What a perfect runtime would answer, queued (a real one answers later, never inside the step). */
     private void answer(CoordinatorEffect effect) {
-        if (effect instanceof CoordinatorEffect.SendRequest s) {
-            onMessage.accept(s.request());
-        } else if (effect instanceof CoordinatorEffect.Respond r) {
-            onMessage.accept(r.response());
-        }
         if (effect instanceof CoordinatorEffect.Write w) {
             pending.add(new CoordinatorEvent.ZkWriteDone(w.writeId(), now));
         } else if (effect instanceof CoordinatorEffect.Read r) {
             pending.add(readAnswer(r.read()));
+        } else if (effect instanceof CoordinatorEffect.Respond r) {
+            onMessage.accept(r.response());
         } else if (effect instanceof CoordinatorEffect.SendRequest s) {
+            onMessage.accept(s.request());
             if (s.request() instanceof StopRequest) {
                 pending.add(new CoordinatorEvent.ResponseReceived(s.connectionId(), s.requestId(),
                         new StopResponse(ErrorCode.NONE, null)));

@@ -1,6 +1,5 @@
 package shepherd.broker;
 
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import shepherd.coordination.GroupSnapshot;
@@ -10,11 +9,8 @@ import shepherd.coordination.assign.TopicPartition;
 import shepherd.protocol.DecodeException;
 import shepherd.protocol.Frame;
 import shepherd.protocol.FrameCodec;
-import shepherd.protocol.OffsetReset;
 import shepherd.protocol.Request;
 import shepherd.protocol.Response;
-import shepherd.protocol.StaticSubscription;
-import shepherd.protocol.TopicStreams;
 import shepherd.zookeeper.ZnodeCodec;
 import shepherd.zookeeper.ZnodeFormatException;
 
@@ -75,9 +71,7 @@ final class Warmup {
     static GroupSnapshot recordedGroup() {
         Map<String, Registration> registrations = new TreeMap<>();
         for (long c = 1; c <= MEMBERS; c++) {
-            registrations.put(CoreRig.consumerId(c), new Registration(new StaticSubscription(List.of(
-                    new TopicStreams(CoreRig.TOPIC, 1))), false, OffsetReset.SMALLEST, CoreRig.PING_INTERVAL_MS,
-                    (short) 2));
+            registrations.put(CoreRig.consumerId(c), Registration.of(CoreRig.register(c)));
         }
         Map<TopicPartition, StreamId> owners = new TreeMap<>();
         Map<TopicPartition, Long> offsets = new TreeMap<>();

@@ -1527,7 +1527,7 @@ public final class Coordinator {
         int ourEpoch = epoch;
         writes.afterWrite(writes.handover, (ok, nowMs) -> {
             List<Long> members = new ArrayList<>(new TreeSet<>(connections.keySet()));
-            connections.clear(); // kept open by reset, closed by endLinger
+            connections.clear(); // so that reset leaves them open: letMembersGo closes them
             reset(null);
             role = Role.CLOSED;
             emit(new CoordinatorEffect.Resign(false));
@@ -1536,8 +1536,7 @@ public final class Coordinator {
                 lingering = members;
                 emit(new SetTimer(new CoordinatorTimer.HandoverLinger(), now + config.handoverGraceMs()));
             } else {
-                members.forEach(id -> emit(new CloseConnection(id)));
-                emit(new CoordinatorEffect.HandedOver(ourEpoch));
+                letMembersGo(members, ourEpoch);
             }
         });
     }
@@ -1547,10 +1546,16 @@ public final class Coordinator {
      * the members' connections, so they rediscover and find it at once, and finish the handover.
      */
     private void endLinger() {
-        lingering.forEach(id -> emit(new CloseConnection(id)));
+        List<Long> members = lingering;
         lingering = null;
         emit(new CancelTimer(new CoordinatorTimer.HandoverLinger()));
-        emit(new CoordinatorEffect.HandedOver(epoch));
+        letMembersGo(members, epoch);
+    }
+
+    /** The last step of a handover: the members' connections closed, the runtime told it is over. */
+    private void letMembersGo(List<Long> members, int handedOverEpoch) {
+        members.forEach(id -> emit(new CloseConnection(id)));
+        emit(new CoordinatorEffect.HandedOver(handedOverEpoch));
     }
 
     // ================================================================== timers

@@ -37,8 +37,8 @@ final class ReadJoin {
     private final Runnable done;
     final long sentAtMs;
     private final boolean batching;
-    private final List<Op> batch = new ArrayList<>();
-    private final List<Consumer<OpResult>> batchThen = new ArrayList<>();
+    /** The reads asked for since the last flush, each with what to do with its answer. */
+    private final List<BatchedRead> batch = new ArrayList<>();
     private int pending;
     private boolean failed;
 
@@ -108,6 +108,8 @@ final class ReadJoin {
         });
     }
 
+    private record BatchedRead(Op op, Consumer<OpResult> then) {}
+
     private static Code codeOf(OpResult r) {
         return r instanceof OpResult.ErrorResult e ? Code.get(e.getErr()) : Code.OK;
     }
@@ -120,21 +122,20 @@ final class ReadJoin {
         if (batch.isEmpty()) {
             adapter.post(s, this::flush);
         }
-        batch.add(op);
-        batchThen.add(then);
+        batch.add(new BatchedRead(op, then));
     }
 
     private void flush() {
         for (int from = 0; from < batch.size(); from += MAX_BATCH_OPS) {
             int to = Math.min(batch.size(), from + MAX_BATCH_OPS);
-            List<Op> ops = List.copyOf(batch.subList(from, to));
-            List<Consumer<OpResult>> thens = List.copyOf(batchThen.subList(from, to));
+            List<BatchedRead> reads = List.copyOf(batch.subList(from, to));
+            List<Op> ops = reads.stream().map(BatchedRead::op).toList();
             s.zk.multi(ops, (rc, p, ctx, results) -> adapter.post(s, () -> {
                 // rc is the first operation's error when one failed (a missing node): each op has its own answer.
                 Code code = Code.get(rc);
-                if (results != null && results.size() == thens.size()) {
-                    for (int i = 0; i < thens.size(); i++) {
-                        thens.get(i).accept(results.get(i));
+                if (results != null && results.size() == reads.size()) {
+                    for (int i = 0; i < reads.size(); i++) {
+                        reads.get(i).then().accept(results.get(i));
                     }
                     return;
                 }
@@ -147,7 +148,6 @@ final class ReadJoin {
             }), null);
         }
         batch.clear();
-        batchThen.clear();
     }
 
     private void answered(Code code, Runnable then) {

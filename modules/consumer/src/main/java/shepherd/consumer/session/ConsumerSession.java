@@ -326,13 +326,8 @@ public final class ConsumerSession {
         if (s.leaving()) {
             return terminate(s, ErrorCode.NONE, "shut down without Leave: the coordinator was lost", effects);
         }
-        SessionState.Builder b = clearMembership(s.toBuilder().status(SessionStatus.DISCOVERING));
-        b.candidates = roundCandidates(s);
-        b.candidateIndex = 0;
-        b.backoffPending = false;
-        SessionState next = b.build();
-        effects.add(new SendConsult(currentCandidate(next)));
-        return Step.to(next, effects);
+        SessionState discovering = clearMembership(s.toBuilder().status(SessionStatus.DISCOVERING)).build();
+        return Step.to(discovering, effects).then(startRound(discovering));
     }
 
     private static Step rediscover(SessionState s, long nowMs, List<SessionEffect> before) {

@@ -1,12 +1,12 @@
 package shepherd.protocol.internal;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 /**
- * UTF-8 length and encoding of Java strings. The length is computed by hand, so the sizing pass allocates nothing
- * and an unpaired surrogate is an error rather than the '?' that {@code String.getBytes} would silently send (which
- * would not decode back to the same string).
+ * UTF-8 length of Java strings, and the block copy of an ASCII one. The length is computed by hand, so the sizing
+ * pass allocates nothing and an unpaired surrogate is an error rather than the '?' that {@code String.getBytes} would
+ * silently send (which would not decode back to the same string); a string it accepted is then exactly encoded by
+ * {@code getBytes}.
  */
 final class Utf8 {
     private Utf8() {}
@@ -34,32 +34,6 @@ final class Utf8 {
             }
         }
         return bytes;
-    }
-
-    /**
-     * Writes {@code s}, which {@link #length} accepted, at {@code out}'s position; returns the bytes written.
-     * ASCII strings (most ids and topics) are copied char by char into a heap buffer's array, with no
-     * intermediate array; anything else goes through {@code String.getBytes}, which is exact once unpaired
-     * surrogates (which it would turn into '?') have been ruled out.
-     */
-    static int encode(String s, ByteBuffer out) {
-        int chars = s.length();
-        if (out.hasArray() && chars <= out.remaining()) {
-            byte[] array = out.array();
-            int start = out.arrayOffset() + out.position();
-            int i = 0;
-            while (i < chars && s.charAt(i) < 0x80) {
-                array[start + i] = (byte) s.charAt(i);
-                i++;
-            }
-            if (i == chars) {
-                out.position(out.position() + chars);
-                return chars;
-            }
-        }
-        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-        out.put(utf8);
-        return utf8.length;
     }
 
     /**

@@ -1,6 +1,8 @@
 package shepherd.protocol.internal;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import shepherd.protocol.ErrorCode;
 
@@ -19,7 +21,7 @@ public final class Writer {
     private final ByteBuffer out;
     private final FieldPath path;
     private long bytes;
-    /** Sizing: the UTF-8 length of each string so far, in layout order. Writing: those of the sizing pass, or null. */
+    /** Sizing: the UTF-8 length of each string so far, in layout order. Writing: those of the sizing pass. */
     private int[] lengths;
     /** Sizing: strings noted. Writing: strings written. */
     private int strings;
@@ -38,14 +40,17 @@ public final class Writer {
     }
 
     /**
-     * A writer into {@code out}, which must be big-endian and have room. Only for a frame a sizing writer has
-     * already been run over: that pass is where strings are validated.
+     * A writer into {@code out}, which must be big-endian and have room, for a layout without strings (a bare error
+     * reply): there is no sizing pass to take their lengths from.
      */
     public static Writer into(ByteBuffer out, String struct) {
-        return new Writer(out, struct, null);
+        return new Writer(out, struct, new int[0]);
     }
 
-    /** As {@link #into(ByteBuffer, String)}, for the frame {@code sized} (a sizing writer) was just run over. */
+    /**
+     * A writer into {@code out}, which must be big-endian and have room, for the frame {@code sized} (a sizing
+     * writer) was just run over: that pass validated its strings and noted their lengths.
+     */
     public static Writer into(ByteBuffer out, String struct, Writer sized) {
         if (sized.out != null) {
             throw new IllegalArgumentException("not a sizing writer");
@@ -109,7 +114,7 @@ public final class Writer {
         if (out == null) {
             long length = checkedLength(field, value);
             if (strings == lengths.length) {
-                lengths = java.util.Arrays.copyOf(lengths, strings * 2);
+                lengths = Arrays.copyOf(lengths, strings * 2);
             }
             lengths[strings++] = (int) length;
             bytes += Short.BYTES + length;
@@ -145,20 +150,12 @@ public final class Writer {
      * length equal to the number of chars means every char is ASCII (any other takes two bytes or more).
      */
     private void writeChecked(String value) {
-        if (lengths == null) {
-            int lengthAt = out.position();
-            out.putShort((short) 0);
-            int length = Utf8.encode(value, out);
-            out.putShort(lengthAt, (short) length);
-            bytes += Short.BYTES + length;
-            return;
-        }
         int length = lengths[strings++];
         out.putShort((short) length);
         if (length == value.length()) {
             scratch = Utf8.putAscii(value, out, scratch);
         } else {
-            out.put(value.getBytes(java.nio.charset.StandardCharsets.UTF_8)); // exact: no unpaired surrogate
+            out.put(value.getBytes(StandardCharsets.UTF_8)); // exact: the sizing pass ruled out unpaired surrogates
         }
         bytes += Short.BYTES + length;
     }
