@@ -1340,7 +1340,12 @@ public final class Coordinator {
         }
     }
 
-    /** Seed step 4 between Stop and Start: one fenced multi with owners, generation and the Stop offsets. */
+    /**
+     * Seed step 4 between Stop and Start: one fenced multi with owners, generation and the Stop offsets. Only the
+     * owner nodes whose stream changes are written (and those of partitions no longer assigned deleted): the multi is
+     * atomic and leads with the epoch check, so after it the tree's owners are exactly the target's either way, and an
+     * owner node's generation says when its stream was given the partition (docs/zookeeper-layout.md).
+     */
     private void writeOwners(GroupState g, Run run) {
         run.phase = Run.Phase.WRITING;
         emit(new CancelTimer(new CoordinatorTimer.Barrier(g.id)));
@@ -1353,7 +1358,11 @@ public final class Coordinator {
                 g.queue(new ZkOp.DeleteOwner(g.id, tp));
             }
         }
-        run.target.owners().forEach((tp, stream) -> g.queue(new ZkOp.PutOwner(g.id, tp, stream, run.newGeneration())));
+        run.target.owners().forEach((tp, stream) -> {
+            if (!stream.equals(g.owners.get(tp))) {
+                g.queue(new ZkOp.PutOwner(g.id, tp, stream, run.newGeneration()));
+            }
+        });
         writes.afterWrite(g, (ok, nowMs) -> {
             if (g.run != run) {
                 return;

@@ -99,14 +99,18 @@ final class GroupState {
         return inFlight == null && queued.isEmpty();
     }
 
-    /** An owners change is queued or in flight: the mirror's owners may be about to be replaced. */
+    /**
+     * A new generation's owners write is queued or in flight: the mirror's owners may be about to be replaced. (Its
+     * generation op counts even when no owner changes, so the window is the same whatever the write carries.)
+     */
     boolean ownersChanging() {
-        return inFlight != null && inFlight.ops.stream().anyMatch(GroupState::isOwnerOp)
-                || queued.values().stream().anyMatch(GroupState::isOwnerOp);
+        return inFlight != null && inFlight.ops.stream().anyMatch(GroupState::isOwnersWriteOp)
+                || queued.values().stream().anyMatch(GroupState::isOwnersWriteOp);
     }
 
-    private static boolean isOwnerOp(ZkOp op) {
-        return op instanceof ZkOp.PutOwner || op instanceof ZkOp.DeleteOwner;
+    private static boolean isOwnersWriteOp(ZkOp op) {
+        return op instanceof ZkOp.PutOwner || op instanceof ZkOp.DeleteOwner
+                || op instanceof ZkOp.PutGroup p && p.generation() > 0;
     }
 
     long fencedUntilMax() {

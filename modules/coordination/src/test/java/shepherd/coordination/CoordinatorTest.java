@@ -431,6 +431,22 @@ class CoordinatorTest {
         }
 
         @Test
+        void theOwnersWriteCarriesOnlyTheOwnersThatChange() {
+            d.join(1, G, "a", "t");
+            d.register(2, G, "b", "t");
+            d.answerWrites();
+            d.ackStop(1);
+            d.ackStop(2);
+            // Range over a, b: t/1-0 stays with a, t/1-1 moves to b; only the moved node is written.
+            assertEquals(List.of(new ZkOp.PutGroup(G, 2, "range"), new ZkOp.PutOwner(G, tp(1), stream("b"), 2)),
+                    d.onlyWrite().ops());
+            d.settle();
+            assertEquals(Map.of(tp(0), stream("a"), tp(1), stream("b")), d.view(G).owners());
+            assertEquals(List.of(new PartitionAssignment("t", "1-0", Coordinator.OFFSET_NONE, 0)),
+                    d.sent(1, StartRequest.class).get(1).assigned());
+        }
+
+        @Test
         void startCarriesTheCommittedOffsetElseOffsetNone() {
             d.join(1, G, "a", "t");
             d.request(1, new OffsetCommitRequest(G, "a", EPOCH, 1, List.of(offset(0, 17))));
@@ -1083,6 +1099,25 @@ class CoordinatorTest {
             GroupView v = d.view(G);
             assertTrue(v.stable(), v.toString());
             assertEquals(Map.of("a", 2), v.started());
+        }
+
+        @Test
+        void aRunThatMovesNoOwnerWritesTheGenerationAloneAndHoldsOffsetsBackMeanwhile() {
+            d.join(2, G, "b", "t");
+            d.register(9, G, "a", "t"); // 3.6: a re-registers; the owners stay as they are
+            d.ackStop(9);
+            d.ackStop(2);
+            d.fire(new Barrier(G)); // the old incarnation's lease
+            assertEquals(List.of(new ZkOp.PutGroup(G, 3, "range")), d.onlyWrite().ops());
+            // While the next generation's write is out, a report of the old one is refused, as when owners move.
+            d.request(2, new OffsetCommitRequest(G, "b", EPOCH, 2, List.of(offset(1, 5))));
+            d.settle();
+            assertEquals(List.of(new PartitionResult("t", "1-1", ErrorCode.REBALANCE_IN_PROGRESS)),
+                    d.lastResponse(2, OffsetCommitResponse.class).results());
+            assertTrue(d.all(Write.class).stream().flatMap(w -> w.ops().stream())
+                    .noneMatch(op -> op instanceof ZkOp.PutOffset), d.all(Write.class).toString());
+            assertEquals(Map.of(tp(0), stream("a"), tp(1), stream("b")), d.view(G).owners());
+            assertEquals(3, d.view(G).generation());
         }
     }
 
