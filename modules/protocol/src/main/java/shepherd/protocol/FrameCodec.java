@@ -2,6 +2,7 @@ package shepherd.protocol;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Optional;
 import shepherd.protocol.internal.Bodies;
 import shepherd.protocol.internal.BodyLayout;
@@ -12,7 +13,8 @@ import shepherd.protocol.internal.Writer;
 /**
  * Encodes and decodes whole frames: {@code size:int32}, the {@link Header}, the body (docs/protocol.md).
  *
- * <p>Immutable and thread-safe: a codec holds only its limit, so one instance can serve every connection.
+ * <p>Thread-safe: a codec holds its limit and, per kind of frame, the size of the last one encoded (a hint for the
+ * next one's first array), so one instance can serve every connection.
  *
  * <p>Decoding is strict and bounded. Malformed input of any kind ends in one {@link DecodeException} whose reason
  * names the field and value; nothing else is thrown, and nothing is allocated from a length or count before it is
@@ -33,7 +35,17 @@ public final class FrameCodec {
      */
     public static final int FRAME_BYTES_MAX_MIN = 32;
 
+    private static final int API_KEYS = ApiKey.values().length;
+    /** First array size for encoding a frame of the kind and api of this slot: the size of the last one, racily. */
+    private static final int SIZE_HINT_FIRST = 256;
+
     private final int frameBytesMax;
+    /**
+     * Per frame kind and api, the size of the last frame encoded: the array a frame is encoded into starts that
+     * large, so a Start of 1,024 partitions is not copied through eight growing arrays each time. Plain ints, read
+     * and written without synchronisation: a stale or lost hint only costs a copy.
+     */
+    private final int[] sizeHints;
 
     public FrameCodec() {
         this(DEFAULT_FRAME_BYTES_MAX);
@@ -45,6 +57,8 @@ public final class FrameCodec {
                     + FRAME_BYTES_MAX_MIN + " (size prefix, header and the largest minimal error response)");
         }
         this.frameBytesMax = frameBytesMax;
+        this.sizeHints = new int[FrameKind.values().length * API_KEYS];
+        Arrays.fill(sizeHints, SIZE_HINT_FIRST);
     }
 
     /** The largest frame, size prefix included, this codec encodes or accepts. */
@@ -62,32 +76,44 @@ public final class FrameCodec {
      * @throws FrameTooLargeException if the frame would not even fit a 2 GiB buffer
      */
     public int encodedSize(Frame frame) {
-        return measureAnySize(frame).bytes();
+        Writer counting = Writer.counting("header");
+        writeFrame(counting, frame);
+        if (counting.bytes() > Integer.MAX_VALUE) {
+            throw new FrameTooLargeException(frame, counting.bytes(), frameBytesMax);
+        }
+        return (int) counting.bytes();
     }
 
     /**
-     * {@code frame} measured for {@link #encodeTo(Measured, ByteBuffer)}: its exact size and what measuring it
-     * learnt, so that writing it does not measure it again. For a caller that must know the size to get a buffer.
+     * {@code frame} encoded, for {@link #encodeTo(Measured, ByteBuffer)}: its exact size and its bytes. For a caller
+     * that must know the size to get a buffer.
      *
      * @throws FrameTooLargeException if it would exceed {@link #frameBytesMax()}
      * @throws IllegalArgumentException if a string cannot be encoded (over 32767 UTF-8 bytes, unpaired surrogate)
      */
     public Measured measure(Frame frame) {
-        Measured m = measureAnySize(frame);
-        if (m.bytes() > frameBytesMax) {
-            throw new FrameTooLargeException(frame, m.bytes(), frameBytesMax);
+        int hint = hintSlot(frame.header());
+        Writer out = Writer.growing("header", sizeHints[hint], frameBytesMax);
+        writeFrame(out, frame);
+        if (out.bytes() > frameBytesMax) {
+            throw new FrameTooLargeException(frame, out.bytes(), frameBytesMax);
         }
-        return m;
+        int frameBytes = (int) out.bytes();
+        out.putInt(0, frameBytes - SIZE_BYTES);
+        sizeHints[hint] = frameBytes;
+        return new Measured(frame, out.array(), frameBytes);
     }
 
-    /** A frame and its encoding's exact size, size prefix included, as {@link #measure} found them. */
+    /** A frame and its encoding, size prefix included, as {@link #measure} made it. */
     public static final class Measured {
         private final Frame frame;
-        private final Writer sizing;
+        private final byte[] encoded;
+        private final int bytes;
 
-        private Measured(Frame frame, Writer sizing) {
+        private Measured(Frame frame, byte[] encoded, int bytes) {
             this.frame = frame;
-            this.sizing = sizing;
+            this.encoded = encoded;
+            this.bytes = bytes;
         }
 
         public Frame frame() {
@@ -95,17 +121,8 @@ public final class FrameCodec {
         }
 
         public int bytes() {
-            return (int) sizing.bytes();
+            return bytes;
         }
-    }
-
-    private Measured measureAnySize(Frame frame) {
-        Writer sizing = Writer.sizing("header");
-        writeFrame(sizing, frame, 0);
-        if (sizing.bytes() > Integer.MAX_VALUE) {
-            throw new FrameTooLargeException(frame, sizing.bytes(), frameBytesMax);
-        }
-        return new Measured(frame, sizing);
     }
 
     /**
@@ -116,9 +133,7 @@ public final class FrameCodec {
      */
     public ByteBuffer encode(Frame frame) {
         Measured m = measure(frame);
-        ByteBuffer out = ByteBuffer.allocate(m.bytes());
-        writeFrame(Writer.into(out, "header", m.sizing), frame, m.bytes());
-        return out.flip();
+        return ByteBuffer.wrap(m.encoded, 0, m.bytes).slice();
     }
 
     /**
@@ -134,35 +149,31 @@ public final class FrameCodec {
     }
 
     /**
-     * As {@link #encodeTo(Frame, ByteBuffer)}, for a frame already measured (by this codec or another: the size does
-     * not depend on the limit).
+     * As {@link #encodeTo(Frame, ByteBuffer)}, for a frame already measured (by this codec or another: the encoding
+     * does not depend on the limit).
      *
      * @throws FrameTooLargeException if it exceeds this codec's {@link #frameBytesMax()}
      * @throws IllegalArgumentException if {@code out} has too little room
      */
     public void encodeTo(Measured measured, ByteBuffer out) {
-        Frame frame = measured.frame();
         int frameBytes = measured.bytes();
         if (frameBytes > frameBytesMax) {
-            throw new FrameTooLargeException(frame, frameBytes, frameBytesMax);
+            throw new FrameTooLargeException(measured.frame(), frameBytes, frameBytesMax);
         }
         if (out.remaining() < frameBytes) {
             throw new IllegalArgumentException("Frame of " + frameBytes + " bytes does not fit the "
                     + out.remaining() + " bytes remaining in the buffer");
         }
-        ByteOrder order = out.order();
-        out.order(ByteOrder.BIG_ENDIAN);
-        try {
-            writeFrame(Writer.into(out, "header", measured.sizing), frame, frameBytes);
-        } finally {
-            out.order(order);
-        }
+        out.put(measured.encoded, 0, frameBytes);
     }
 
-    /** The one frame layout, run once to size ({@code frameBytes} unknown, 0) and once to write. */
-    private static void writeFrame(Writer out, Frame frame, int frameBytes) {
+    /**
+     * The one frame layout, written in one pass: the size prefix is a placeholder, overwritten once the size is
+     * known.
+     */
+    private static void writeFrame(Writer out, Frame frame) {
         Header header = frame.header();
-        out.int32(frameBytes - SIZE_BYTES);
+        out.int32(0);
         out.int8(header.kind().code());
         out.int16(header.apiKey().id());
         out.int16(header.apiVersion());
@@ -170,6 +181,11 @@ public final class FrameCodec {
         BodyLayout<?> body = Bodies.of(header.kind(), header.apiKey());
         out.enter(body.name());
         body.write(out, frame.message());
+    }
+
+    /** The slot of {@link #sizeHints} for frames of {@code header}'s kind and api. */
+    private static int hintSlot(Header header) {
+        return header.kind().ordinal() * API_KEYS + header.apiKey().ordinal();
     }
 
     // --- Decoding ---------------------------------------------------------------------------------------------
@@ -292,14 +308,13 @@ public final class FrameCodec {
 
     private static ByteBuffer bareErrorReply(short rawApiKey, short rawApiVersion, int correlationId) {
         int frameBytes = SIZE_BYTES + Header.BYTES + Short.BYTES;
-        ByteBuffer out = ByteBuffer.allocate(frameBytes);
-        Writer writer = Writer.into(out, "header");
+        Writer writer = Writer.growing("header", frameBytes, frameBytes);
         writer.int32(frameBytes - SIZE_BYTES);
         writer.int8(FrameKind.RESPONSE.code());
         writer.int16(rawApiKey);
         writer.int16(rawApiVersion);
         writer.int32(correlationId);
         writer.errorCode(ErrorCode.INVALID_REQUEST);
-        return out.flip();
+        return ByteBuffer.wrap(writer.array(), 0, frameBytes);
     }
 }

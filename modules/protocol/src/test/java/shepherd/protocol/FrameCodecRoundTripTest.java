@@ -2,10 +2,14 @@ package shepherd.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -13,6 +17,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.statistics.StatisticsReport;
+import org.junit.jupiter.api.Test;
 
 /** Properties of encoding over generated messages of every type, extremes included. */
 class FrameCodecRoundTripTest {
@@ -117,6 +122,43 @@ class FrameCodecRoundTripTest {
         Frame frame = Frame.request(1, new LeaveRequest(text, text, null));
         assertEquals(frame, CODEC.decodeSized(CODEC.encode(frame)));
         assertEquals(FrameCodec.SIZE_BYTES + Header.BYTES + 2 * (2 + 32767) + 4, CODEC.encodedSize(frame));
+    }
+
+    /**
+     * The reader keeps the last few topic names and hands a repeated one out again: names that collide in its table,
+     * differ in one byte, are not ASCII or come in any order must still decode as sent.
+     */
+    @Property(tries = 300)
+    void repeatedTopicNamesDecodeAsSentInAnyOrder(@ForAll("topicSequences") List<String> topics)
+            throws DecodeException {
+        List<PartitionAssignment> assigned = new ArrayList<>();
+        for (int i = 0; i < topics.size(); i++) {
+            assigned.add(new PartitionAssignment(topics.get(i), "1-" + i, i, i % 3));
+        }
+        Frame frame = Frame.request(3, new StartRequest(1, 2, assigned));
+        assertEquals(frame, CODEC.decodeSized(CODEC.encode(frame)));
+    }
+
+    @Provide
+    Arbitrary<List<String>> topicSequences() {
+        Arbitrary<String> names = Arbitraries.oneOf(
+                Arbitraries.integers().between(0, 40).map(n -> "orders-" + n),
+                Arbitraries.integers().between(0, 40).map(n -> "t" + (char) ('a' + n % 26) + n),
+                Arbitraries.of("ordres-1", "orders-1", "orders-10", "örders-1", "orders-\u20ac", "", "a"));
+        return names.list().ofMaxSize(300);
+    }
+
+    @Test
+    void aTopicNameRepeatedInOneFrameIsOneString() throws DecodeException {
+        List<PartitionAssignment> assigned = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            assigned.add(new PartitionAssignment("orders-" + (i % 8), "1-" + i, i, 0));
+        }
+        StartRequest decoded = (StartRequest) CODEC.decodeSized(CODEC.encode(
+                Frame.request(3, new StartRequest(1, 2, assigned)))).message();
+        for (int i = 8; i < 64; i++) {
+            assertSame(decoded.assigned().get(i - 8).topic(), decoded.assigned().get(i).topic());
+        }
     }
 
     @Provide

@@ -197,7 +197,7 @@ public final class Bodies {
     }
 
     private static TopicStreams readTopicStreams(Reader in) throws Malformed {
-        return new TopicStreams(in.string("topic"), in.int32("streams"));
+        return new TopicStreams(in.topic("topic"), in.int32("streams"));
     }
 
     private static OffsetReset readOffsetReset(Reader in) throws Malformed {
@@ -288,7 +288,7 @@ public final class Bodies {
 
     private static PartitionAssignment readPartitionAssignment(Reader in) throws Malformed {
         return new PartitionAssignment(
-                in.string("topic"), in.string("partition"), in.int64("offset"), in.int32("stream"));
+                in.topic("topic"), in.string("partition"), in.int64("offset"), in.int32("stream"));
     }
 
     private static void writeStartResponse(Writer out, StartResponse m) {
@@ -336,7 +336,7 @@ public final class Bodies {
     }
 
     private static PartitionResult readPartitionResult(Reader in) throws Malformed {
-        return new PartitionResult(in.string("topic"), in.string("partition"), in.errorCode("error_code"));
+        return new PartitionResult(in.topic("topic"), in.string("partition"), in.errorCode("error_code"));
     }
 
     // --- 6 Leave ---------------------------------------------------------------------------------------------
@@ -433,7 +433,7 @@ public final class Bodies {
 
     private static PartitionDescription readPartitionDescription(Reader in) throws Malformed {
         return new PartitionDescription(
-                in.string("topic"),
+                in.topic("topic"),
                 in.string("partition"),
                 in.nullableString("owner"),
                 in.int32("stream"),
@@ -449,6 +449,6 @@ public final class Bodies {
     }
 
     private static PartitionOffset readPartitionOffset(Reader in) throws Malformed {
-        return new PartitionOffset(in.string("topic"), in.string("partition"), in.int64("offset"));
+        return new PartitionOffset(in.topic("topic"), in.string("partition"), in.int64("offset"));
     }
 }

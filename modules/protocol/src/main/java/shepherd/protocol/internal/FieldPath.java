@@ -40,6 +40,11 @@ final class FieldPath {
         depth++;
     }
 
+    /** Moves the innermost step, an array element, to element {@code index}. */
+    void index(int index) {
+        indexes[depth - 1] = index;
+    }
+
     void pop() {
         depth--;
     }

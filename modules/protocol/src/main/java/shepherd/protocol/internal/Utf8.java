@@ -1,12 +1,9 @@
 package shepherd.protocol.internal;
 
-import java.nio.ByteBuffer;
-
 /**
- * UTF-8 length of Java strings, and the block copy of an ASCII one. The length is computed by hand, so the sizing
- * pass allocates nothing and an unpaired surrogate is an error rather than the '?' that {@code String.getBytes} would
- * silently send (which would not decode back to the same string); a string it accepted is then exactly encoded by
- * {@code getBytes}.
+ * UTF-8 length of Java strings. The length is computed by hand, so measuring allocates nothing and an unpaired
+ * surrogate is an error rather than the '?' that {@code String.getBytes} would silently send (which would not decode
+ * back to the same string); a string it accepted is then exactly encoded by {@code getBytes}.
  */
 final class Utf8 {
     private Utf8() {}
@@ -34,25 +31,6 @@ final class Utf8 {
             }
         }
         return bytes;
-    }
-
-    /**
-     * Writes {@code s}, all ASCII, at {@code out}'s position as a block copy (for a compact string, an array copy):
-     * into the buffer's own array when it has one, else through {@code scratch}, which is returned (grown if it had
-     * to be).
-     */
-    @SuppressWarnings("deprecation") // getBytes(int, int, byte[], int) keeps the low byte of each char: exact for ASCII
-    static byte[] putAscii(String s, ByteBuffer out, byte[] scratch) {
-        int n = s.length();
-        if (out.hasArray()) {
-            s.getBytes(0, n, out.array(), out.arrayOffset() + out.position());
-            out.position(out.position() + n);
-            return scratch;
-        }
-        byte[] block = scratch != null && scratch.length >= n ? scratch : new byte[Math.max(n, 64)];
-        s.getBytes(0, n, block, 0);
-        out.put(block, 0, n);
-        return block;
     }
 
     private static boolean isPairAt(String s, int i) {

@@ -1,61 +1,59 @@
 package shepherd.protocol.internal;
 
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import shepherd.protocol.ErrorCode;
 
 /**
- * Writing of the protocol's types, big-endian. The same layout code runs twice per frame: first on a sizing writer,
- * which only counts bytes (and rejects what cannot be encoded, before any byte is written), then on a writer into
- * a buffer of exactly that size. One layout, so the size prefix can never disagree with the bytes. The sizing pass
- * also notes each string's UTF-8 length, in layout order, and the writing pass of the same frame takes them from it
- * ({@link #into(ByteBuffer, String, Writer)}): a string is scanned once, and an ASCII one (most ids and topics) is
- * then copied as a block.
+ * Writing of the protocol's types, big-endian, in one pass over the message: into an array of its own that grows
+ * as needed ({@link #growing}), or counting only ({@link #counting}). Every string is checked as it is written (an
+ * unpaired surrogate or more than {@link #STRING_BYTES_MAX} UTF-8 bytes is an {@link IllegalArgumentException}
+ * naming the field), so a frame either encodes whole or not at all, and its caller copies the finished bytes
+ * wherever they go: nothing half-written ever reaches a caller's buffer. The size prefix is written last
+ * ({@link #putInt(int, int)}), once the size is known.
+ *
+ * <p>One pass, straight into an array: measuring every frame first and then writing it again, through a
+ * {@code ByteBuffer}'s per-write position and limit bookkeeping, cost about twice as much (docs/performance.md).
  */
 public final class Writer {
     /** The int16 length prefix caps a string at this many UTF-8 bytes. */
     public static final int STRING_BYTES_MAX = Short.MAX_VALUE;
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    /** The largest array a JVM reliably allocates. */
+    private static final long ARRAY_BYTES_MAX = Integer.MAX_VALUE - 8;
 
-    private final ByteBuffer out;
     private final FieldPath path;
+    /** The bytes written so far; null once counting only (from the start, or past {@link #bytesMax}). */
+    private byte[] out;
+    /** Bytes written, or counted. */
     private long bytes;
-    /** Sizing: the UTF-8 length of each string so far, in layout order. Writing: those of the sizing pass. */
-    private int[] lengths;
-    /** Sizing: strings noted. Writing: strings written. */
-    private int strings;
-    /** Writing an ASCII string into a buffer without an accessible array goes through this. */
-    private byte[] scratch;
+    /** Past this many bytes the writer stops writing and only counts, so a huge frame costs no huge array. */
+    private final long bytesMax;
 
-    private Writer(ByteBuffer out, String struct, int[] lengths) {
-        this.out = out;
+    private Writer(String struct, byte[] out, long bytesMax) {
         this.path = new FieldPath(struct);
-        this.lengths = lengths;
+        this.out = out;
+        this.bytesMax = bytesMax;
     }
 
-    /** A writer that only counts the bytes a layout would take (and notes each string's length). */
-    public static Writer sizing(String struct) {
-        return new Writer(null, struct, new int[16]);
-    }
-
-    /**
-     * A writer into {@code out}, which must be big-endian and have room, for a layout without strings (a bare error
-     * reply): there is no sizing pass to take their lengths from.
-     */
-    public static Writer into(ByteBuffer out, String struct) {
-        return new Writer(out, struct, new int[0]);
+    /** A writer that only counts the bytes a layout would take, checking its strings. */
+    public static Writer counting(String struct) {
+        return new Writer(struct, null, Long.MAX_VALUE);
     }
 
     /**
-     * A writer into {@code out}, which must be big-endian and have room, for the frame {@code sized} (a sizing
-     * writer) was just run over: that pass validated its strings and noted their lengths.
+     * A writer into an array of its own, first {@code capacity} bytes long and grown as needed; past
+     * {@code bytesMax} bytes it drops the array and goes on counting only, so the size of a frame too large is still
+     * known exactly.
      */
-    public static Writer into(ByteBuffer out, String struct, Writer sized) {
-        if (sized.out != null) {
-            throw new IllegalArgumentException("not a sizing writer");
-        }
-        return new Writer(out, struct, sized.lengths);
+    public static Writer growing(String struct, int capacity, long bytesMax) {
+        return new Writer(struct, new byte[Math.max(16, capacity)], bytesMax);
     }
 
     /** Starts writing a new top-level struct, so errors name it. */
@@ -68,32 +66,45 @@ public final class Writer {
         return bytes;
     }
 
-    public void int8(byte value) {
-        bytes += Byte.BYTES;
-        if (out != null) {
-            out.put(value);
+    /** The array written into: its first {@link #bytes()} bytes are the encoding. Only if they were written. */
+    public byte[] array() {
+        if (out == null) {
+            throw new IllegalStateException("nothing written: counting only");
         }
+        return out;
+    }
+
+    /** Overwrites the int32 at {@code offset}, already written (the size prefix, once the size is known). */
+    public void putInt(int offset, int value) {
+        INT.set(array(), offset, value);
+    }
+
+    public void int8(byte value) {
+        if (room(Byte.BYTES)) {
+            out[(int) bytes] = value;
+        }
+        bytes += Byte.BYTES;
     }
 
     public void int16(short value) {
-        bytes += Short.BYTES;
-        if (out != null) {
-            out.putShort(value);
+        if (room(Short.BYTES)) {
+            SHORT.set(out, (int) bytes, value);
         }
+        bytes += Short.BYTES;
     }
 
     public void int32(int value) {
-        bytes += Integer.BYTES;
-        if (out != null) {
-            out.putInt(value);
+        if (room(Integer.BYTES)) {
+            INT.set(out, (int) bytes, value);
         }
+        bytes += Integer.BYTES;
     }
 
     public void int64(long value) {
-        bytes += Long.BYTES;
-        if (out != null) {
-            out.putLong(value);
+        if (room(Long.BYTES)) {
+            LONG.set(out, (int) bytes, value);
         }
+        bytes += Long.BYTES;
     }
 
     public void bool(boolean value) {
@@ -105,22 +116,38 @@ public final class Writer {
     }
 
     /**
-     * A non-nullable string.
+     * A non-nullable string: int16 UTF-8 length, then the bytes. An ASCII string (most ids and topics) is checked
+     * and copied in one loop; any other is measured (refusing unpaired surrogates) and then encoded.
      *
      * @throws IllegalArgumentException if it is longer than {@link #STRING_BYTES_MAX} UTF-8 bytes or holds an
      *     unpaired surrogate (which has no UTF-8 encoding)
      */
     public void string(String field, String value) {
-        if (out == null) {
-            long length = checkedLength(field, value);
-            if (strings == lengths.length) {
-                lengths = Arrays.copyOf(lengths, strings * 2);
+        int chars = value.length();
+        if (chars <= STRING_BYTES_MAX && room(Short.BYTES + chars)) {
+            int at = (int) bytes + Short.BYTES;
+            int i = 0;
+            while (i < chars) {
+                char c = value.charAt(i);
+                if (c >= 0x80) {
+                    break;
+                }
+                out[at + i] = (byte) c;
+                i++;
             }
-            lengths[strings++] = (int) length;
-            bytes += Short.BYTES + length;
-        } else {
-            writeChecked(value);
+            if (i == chars) {
+                SHORT.set(out, (int) bytes, (short) chars);
+                bytes += Short.BYTES + chars;
+                return;
+            }
         }
+        long length = checkedLength(field, value);
+        if (room(Short.BYTES + length)) {
+            SHORT.set(out, (int) bytes, (short) length);
+            byte[] encoded = value.getBytes(StandardCharsets.UTF_8); // exact: no unpaired surrogate, checked above
+            System.arraycopy(encoded, 0, out, (int) bytes + Short.BYTES, encoded.length);
+        }
+        bytes += Short.BYTES + length;
     }
 
     /** A nullable string: null is length −1. */
@@ -146,28 +173,37 @@ public final class Writer {
     }
 
     /**
-     * Writes a string the sizing pass (which always runs first) has checked: its length, then the bytes. A UTF-8
-     * length equal to the number of chars means every char is ASCII (any other takes two bytes or more).
+     * Whether the next {@code n} bytes are to be written (not only counted), growing the array if they are. Past
+     * {@link #bytesMax} the array is dropped and the writer counts only from then on.
      */
-    private void writeChecked(String value) {
-        int length = lengths[strings++];
-        out.putShort((short) length);
-        if (length == value.length()) {
-            scratch = Utf8.putAscii(value, out, scratch);
-        } else {
-            out.put(value.getBytes(StandardCharsets.UTF_8)); // exact: the sizing pass ruled out unpaired surrogates
+    private boolean room(long n) {
+        if (out == null) {
+            return false;
         }
-        bytes += Short.BYTES + length;
+        long needed = bytes + n;
+        if (needed > out.length) {
+            long cap = Math.min(bytesMax, ARRAY_BYTES_MAX);
+            if (needed > cap) {
+                out = null;
+                return false;
+            }
+            out = Arrays.copyOf(out, (int) Math.min(cap, Math.max(needed, 2L * out.length)));
+        }
+        return true;
     }
 
     /** A non-nullable array: int32 count, then the elements. */
     public <T> void array(String field, List<T> values, StructWriter<T> element) {
         int32(values.size());
-        for (int i = 0; i < values.size(); i++) {
-            enter(field, i);
-            element.write(this, values.get(i));
-            leave();
+        if (values.isEmpty()) {
+            return;
         }
+        path.push(field, 0);
+        for (int i = 0; i < values.size(); i++) {
+            path.index(i);
+            element.write(this, values.get(i));
+        }
+        path.pop();
     }
 
     /** A nullable array: null is count −1. */
@@ -181,22 +217,9 @@ public final class Writer {
 
     /** A nested struct, named in error paths. */
     public <T> void struct(String field, T value, StructWriter<T> struct) {
-        enter(field, FieldPath.NO_INDEX);
+        path.push(field, FieldPath.NO_INDEX);
         struct.write(this, value);
-        leave();
-    }
-
-    // The path only serves error messages, and only the sizing pass can fail: the writing pass skips it.
-    private void enter(String field, int index) {
-        if (out == null) {
-            path.push(field, index);
-        }
-    }
-
-    private void leave() {
-        if (out == null) {
-            path.pop();
-        }
+        path.pop();
     }
 
     /** Writes one struct (a message body, a nested struct, an array element) field by field. */

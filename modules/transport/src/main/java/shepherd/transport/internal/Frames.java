@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import shepherd.protocol.Frame;
 import shepherd.protocol.FrameCodec;
 
-/** Encoding a frame straight into a pooled Netty buffer, with the protocol's codec. */
+/** A frame encoded by the protocol's codec, copied into a pooled Netty buffer of exactly its size. */
 final class Frames {
     private Frames() {}
 
@@ -15,7 +15,7 @@ final class Frames {
      * @throws shepherd.protocol.FrameTooLargeException if it exceeds the codec's {@code frameBytesMax}
      */
     static ByteBuf encode(ByteBufAllocator alloc, FrameCodec codec, Frame frame) {
-        FrameCodec.Measured measured = codec.measure(frame); // FrameTooLargeException before we allocate anything
+        FrameCodec.Measured measured = codec.measure(frame); // FrameTooLargeException before Netty allocates
         int size = measured.bytes();
         ByteBuf out = alloc.ioBuffer(size, size);
         try {
