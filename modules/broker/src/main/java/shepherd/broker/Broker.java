@@ -115,16 +115,20 @@ public final class Broker implements AutoCloseable {
         LOG.info("broker started broker={} listen={}:{} advertised={}:{} zookeeper={} sessionTimeoutMs={}"
                 + " metricsPort={}", config.brokerId(), config.listenHost(), server.port(), host, port,
                 config.zookeeperConnect(), config.sessionTimeoutMs(), broker.metricsPort());
-        startWarmup(config);
+        startWarmup(config, adapter, server.port());
         return broker;
     }
 
     /**
-     * The coordinator's code run on private state in the background ({@link Warmup}, {@code warmup.ms}): a standby's
-     * first takeover should not be its JVM's first run of that code. It touches nothing the broker uses; if it
-     * fails, the broker is only slower at its first takeover.
+     * The coordinator's code run on private state in the background ({@link Warmup}, {@code warmup.ms}); then one
+     * read of the topics and of up to {@value #WARMUP_READ_GROUPS_MAX} groups whose answers are discarded
+     * ({@link ZooKeeperAdapter#readAndDiscard}); then {@value #WARMUP_CONSULTS} Consults sent to this broker over a
+     * connection of its own ({@link SelfConsult}). A standby's first takeover should not be its JVM's first run of
+     * that code: loading the tree and answering its consumers' first requests are most of a takeover. None of it
+     * changes anything the broker holds or arms a watch; if it fails, the broker is only slower at its first
+     * takeover.
      */
-    private static void startWarmup(BrokerConfig config) {
+    private static void startWarmup(BrokerConfig config, ZooKeeperAdapter adapter, int port) {
         if (config.warmupMs() <= 0) {
             return;
         }
@@ -132,8 +136,10 @@ public final class Broker implements AutoCloseable {
             long started = System.nanoTime();
             try {
                 int rounds = Warmup.run(config.warmupMs());
-                LOG.info("warm-up done broker={} rounds={} durationMs={}", config.brokerId(), rounds,
-                        (System.nanoTime() - started) / 1_000_000);
+                int groups = readAndDiscard(adapter, config);
+                int consults = SelfConsult.run(config.listenHost(), port, WARMUP_CONSULTS, config.sessionTimeoutMs());
+                LOG.info("warm-up done broker={} rounds={} groupsRead={} consultsAnswered={} durationMs={}",
+                        config.brokerId(), rounds, groups, consults, (System.nanoTime() - started) / 1_000_000);
             } catch (RuntimeException e) {
                 LOG.warn("warm-up failed broker={} (no harm done: the first takeover will only be slower)",
                         config.brokerId(), e);
@@ -142,6 +148,24 @@ public final class Broker implements AutoCloseable {
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
         t.start();
+    }
+
+    /** Consults a standby's warm-up sends itself: enough for the JIT to compile the request path. */
+    static final int WARMUP_CONSULTS = 2_000;
+
+    /** The groups read once by a standby's warm-up: enough to run every step of loading a group many times over. */
+    static final int WARMUP_READ_GROUPS_MAX = 16;
+
+    /** The warm-up's read; -1 if it did not answer within a session timeout (the session changed, say). */
+    private static int readAndDiscard(ZooKeeperAdapter adapter, BrokerConfig config) {
+        try {
+            return adapter.readAndDiscard(WARMUP_READ_GROUPS_MAX).get(config.sessionTimeoutMs(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
     }
 
     /**

@@ -9,8 +9,6 @@ import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import shepherd.coordination.CoordinatorEvent;
-import shepherd.coordination.ZkRead;
 
 /**
  * The outstanding ZooKeeper reads of one logical read, joined on the adapter's thread: the first failure answers it,
@@ -41,10 +39,6 @@ final class ReadJoin {
     private final List<BatchedRead> batch = new ArrayList<>();
     private int pending;
     private boolean failed;
-
-    ReadJoin(ZooKeeperAdapter adapter, ZkSession s, ZkRead read, Runnable done) {
-        this(adapter, s, read, reason -> adapter.emit(new CoordinatorEvent.ZkReadFailed(read, reason)), done);
-    }
 
     /** @param key what this read is, for the session to remember that it must not be batched */
     ReadJoin(ZooKeeperAdapter adapter, ZkSession s, Object key, Consumer<String> onFailure, Runnable done) {

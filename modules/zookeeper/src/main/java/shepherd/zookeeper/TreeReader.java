@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.zookeeper.data.Stat;
 import shepherd.coordination.CoordinatorEvent;
 import shepherd.coordination.GroupSnapshot;
@@ -24,18 +25,37 @@ import shepherd.zookeeper.ZnodeCodec.GroupValue;
  */
 final class TreeReader {
     private final ZooKeeperAdapter adapter;
+    private final Consumer<CoordinatorEvent> out;
+    private final boolean watch;
 
+    /** The coordinator's reader: answers go to the adapter's sink, and every read arms its watches. */
     TreeReader(ZooKeeperAdapter adapter) {
+        this(adapter, adapter::emit, true);
+    }
+
+    /**
+     * @param out   where the answers (and {@link CoordinatorEvent.ZkReadFailed}) go
+     * @param watch false: arm no watch (every read then leaves in read-only multis), for reads whose answer nobody
+     *              keeps current
+     */
+    TreeReader(ZooKeeperAdapter adapter, Consumer<CoordinatorEvent> out, boolean watch) {
         this.adapter = adapter;
+        this.out = out;
+        this.watch = watch;
+    }
+
+    private ReadJoin join(ZkSession s, ZkRead read, Runnable done) {
+        return new ReadJoin(adapter, s, read, reason -> out.accept(new CoordinatorEvent.ZkReadFailed(read, reason)),
+                done);
     }
 
     void read(ZkSession s, ZkRead read) {
         if (read instanceof ZkRead.Topics) {
             Map<String, List<PartitionId>> topics = new TreeMap<>();
             ReadJoin[] j = new ReadJoin[1];
-            j[0] = new ReadJoin(adapter, s, read,
-                    () -> adapter.emit(new CoordinatorEvent.TopicsRead(sorted(topics), j[0].sentAtMs)));
-            j[0].children(ZkPaths.TOPICS, true, children -> {
+            j[0] = join(s, read,
+                    () -> out.accept(new CoordinatorEvent.TopicsRead(sorted(topics), j[0].sentAtMs)));
+            j[0].children(ZkPaths.TOPICS, watch, children -> {
                 for (String topic : children) {
                     List<PartitionId> partitions = new ArrayList<>();
                     topics.put(topic, partitions);
@@ -45,25 +65,25 @@ final class TreeReader {
         } else if (read instanceof ZkRead.Topic t) {
             List<PartitionId> partitions = new ArrayList<>();
             ReadJoin[] j = new ReadJoin[1];
-            j[0] = new ReadJoin(adapter, s, read, () -> {
+            j[0] = join(s, read, () -> {
                 partitions.sort(Comparator.naturalOrder());
-                adapter.emit(new CoordinatorEvent.TopicRead(t.topic(), partitions, j[0].sentAtMs));
+                out.accept(new CoordinatorEvent.TopicRead(t.topic(), partitions, j[0].sentAtMs));
             });
             readTopicInto(j[0], t.topic(), partitions);
         } else if (read instanceof ZkRead.Groups) {
             List<String> groups = new ArrayList<>();
             ReadJoin[] j = new ReadJoin[1];
-            j[0] = new ReadJoin(adapter, s, read,
-                    () -> adapter.emit(new CoordinatorEvent.GroupsRead(groups, j[0].sentAtMs)));
-            j[0].children(ZkPaths.GROUPS, true, children -> groups.addAll(children.stream().sorted().toList()));
+            j[0] = join(s, read,
+                    () -> out.accept(new CoordinatorEvent.GroupsRead(groups, j[0].sentAtMs)));
+            j[0].children(ZkPaths.GROUPS, watch, children -> groups.addAll(children.stream().sorted().toList()));
         } else if (read instanceof ZkRead.Group g) {
             readGroup(s, g);
         } else if (read instanceof ZkRead.Members m) {
             List<String> ids = new ArrayList<>();
             ReadJoin[] j = new ReadJoin[1];
-            j[0] = new ReadJoin(adapter, s, read, () -> adapter.emit(new CoordinatorEvent.MembersRead(m.group(),
+            j[0] = join(s, read, () -> out.accept(new CoordinatorEvent.MembersRead(m.group(),
                     ids.stream().sorted().toList(), j[0].sentAtMs)));
-            j[0].children(ZkPaths.ids(m.group()), true, ids::addAll);
+            j[0].children(ZkPaths.ids(m.group()), watch, ids::addAll);
         }
     }
 
@@ -75,10 +95,10 @@ final class TreeReader {
     /** A topic's broker nodes: children watched (brokers added) and each node's data watched (count changed). */
     private void readTopicInto(ReadJoin j, String topic, List<PartitionId> partitions) {
         String topicPath = ZkPaths.topic(topic);
-        j.children(topicPath, true, brokers -> {
+        j.children(topicPath, watch, brokers -> {
             for (String broker : brokers) {
                 String path = topicPath + "/" + broker;
-                j.data(path, true, (data, stat) -> {
+                j.data(path, watch, (data, stat) -> {
                     int brokerId = brokerIdOf(broker);
                     if (brokerId < 0) {
                         adapter.garbage(new ZnodeFormatException(path, "not a broker id"), stat.getMzxid());
@@ -110,7 +130,7 @@ final class TreeReader {
         Map<TopicPartition, StreamId> owners = new TreeMap<>();
         Map<TopicPartition, Long> offsets = new TreeMap<>();
         ReadJoin[] jj = new ReadJoin[1];
-        jj[0] = new ReadJoin(adapter, s, read, () -> adapter.emit(new CoordinatorEvent.GroupRead(group,
+        jj[0] = join(s, read, () -> out.accept(new CoordinatorEvent.GroupRead(group,
                 GroupSnapshot.of(value[0].generation(), value[0].assignor(), registrations, owners, offsets),
                 jj[0].sentAtMs)));
         ReadJoin j = jj[0];
@@ -123,7 +143,7 @@ final class TreeReader {
             }
         });
         String ids = ZkPaths.ids(group);
-        j.children(ids, true, children -> {
+        j.children(ids, watch, children -> {
             for (String id : children) {
                 String path = ids + "/" + id;
                 j.data(path, false, (data, stat) ->

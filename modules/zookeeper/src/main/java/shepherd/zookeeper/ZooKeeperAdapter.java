@@ -28,6 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import shepherd.coordination.CoordinatorEffect;
 import shepherd.coordination.CoordinatorEvent;
+import shepherd.coordination.ZkRead;
 import shepherd.protocol.BrokerInfo;
 import shepherd.zookeeper.ZnodeCodec.EpochValue;
 
@@ -142,6 +143,36 @@ public final class ZooKeeperAdapter implements AutoCloseable {
     public CompletableFuture<Void> registerBroker(BrokerInfo info) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         onLoop(() -> registry.register(session, info, done));
+        return done;
+    }
+
+    /**
+     * Reads the topics and the first {@code groupsMax} groups (in name order) as a new coordinator's loading does,
+     * and discards the answers: no watch is armed and nothing reaches the sink. For a standby's warm-up: its first
+     * takeover is then not the first run of the read path in its JVM, ZooKeeper's client included. Garbage found is
+     * logged and counted as by any read. Completes with the number of groups read, once every read has answered
+     * (a failed read counts as answered); never, if the session ends first.
+     */
+    public CompletableFuture<Integer> readAndDiscard(int groupsMax) {
+        CompletableFuture<Integer> done = new CompletableFuture<>();
+        onLoop(() -> whenConnected(s -> {
+            int[] outstanding = {2};
+            int[] groups = {0};
+            TreeReader[] reader = new TreeReader[1];
+            reader[0] = new TreeReader(this, answer -> {
+                if (answer instanceof CoordinatorEvent.GroupsRead read) {
+                    List<String> chosen = read.groups().stream().limit(Math.max(0, groupsMax)).toList();
+                    outstanding[0] += chosen.size();
+                    groups[0] = chosen.size();
+                    chosen.forEach(group -> reader[0].read(s, new ZkRead.Group(group)));
+                }
+                if (--outstanding[0] == 0) {
+                    done.complete(groups[0]);
+                }
+            }, false);
+            reader[0].read(s, new ZkRead.Topics());
+            reader[0].read(s, new ZkRead.Groups());
+        }));
         return done;
     }
 

@@ -430,6 +430,42 @@ class ZooKeeperAdapterIT {
     }
 
     @Test
+    void aReadAndDiscardReadsTheFirstGroupsArmsNoWatchAndReportsNothing() throws Exception {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter coordinator = adapter(1, log);
+        int epoch = elect(coordinator, log);
+        Registration reg = ZnodeCodecTest.registrations().get(0);
+        List<ZkOp> ops = new ArrayList<>();
+        for (String g : List.of("a", "b", "c")) {
+            ops.add(new ZkOp.PutGroup(g, 1, "range"));
+            ops.add(new ZkOp.PutRegistration(g, "c1", reg));
+            ops.add(new ZkOp.PutOwner(g, TopicPartition.of("t", "1-0"), new StreamId("c1", 0), 1));
+        }
+        coordinator.execute(new CoordinatorEffect.Write(1, epoch, true, ops));
+        log.await(CoordinatorEvent.ZkWriteDone.class);
+        admin.create(ZkPaths.topic("t"), new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+
+        EventLog standbyLog = new EventLog();
+        ZooKeeperAdapter standby = adapter(2, standbyLog);
+        assertEquals(2, standby.readAndDiscard(2).get(10, TimeUnit.SECONDS), "groups a and b, in name order");
+        assertEquals(0, standby.readAndDiscard(0).get(10, TimeUnit.SECONDS), "the topics alone");
+
+        // Every node those reads visited changes: a watch armed by them would fire now.
+        admin.create(ZkPaths.ids("a") + "/c2", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        admin.create(ZkPaths.group("d"), new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        admin.create(ZkPaths.topic("u"), new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        admin.create(ZkPaths.topic("t") + "/1", ZnodeCodec.encodePartitions(2), Ids.OPEN_ACL_UNSAFE,
+                CreateMode.PERSISTENT);
+        coordinator.execute(new CoordinatorEffect.Read(new ZkRead.Groups()));
+        log.await(CoordinatorEvent.GroupsRead.class, 0, r -> r.groups().contains("d")); // the changes are made
+        Thread.sleep(300);
+        List<CoordinatorEvent> reported = standbyLog.events().stream()
+                .filter(e -> !(e instanceof CoordinatorEvent.ZkSyncConnected)
+                        && !(e instanceof CoordinatorEvent.BrokersChanged)).toList();
+        assertEquals(List.of(), reported, "no answer, no watch event reaches the standby's sink");
+    }
+
+    @Test
     void aBatchTooLargeForOneAnswerIsReadOneNodeAtATimeNextTime() throws Exception {
         EventLog log = new EventLog();
         ZooKeeperAdapter a = adapter(1, log);
