@@ -107,6 +107,15 @@ class ZooKeeperAdapterIT {
         return log.await(ElectionWon.class).epoch();
     }
 
+    /** Broker 1's adapter, elected, with its event log: where the tests that write a group first start. */
+    private record Elected(EventLog log, ZooKeeperAdapter adapter, int epoch) {}
+
+    private Elected elected() throws InterruptedException {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter a = adapter(1, log);
+        return new Elected(log, a, elect(a, log));
+    }
+
     private ZooKeeperAdapter adapter(ZooKeeperAdapter.Config config, EventLog log) {
         ZooKeeperAdapter adapter = ZooKeeperAdapter.open(config, log::accept, System::currentTimeMillis);
         log.tagWith(adapter::sessionId);
@@ -398,9 +407,10 @@ class ZooKeeperAdapterIT {
 
     @Test
     void aGroupOfManyNodesIsReadWholeInAFewBatchedRequests() throws Exception {
-        EventLog log = new EventLog();
-        ZooKeeperAdapter a = adapter(1, log);
-        int epoch = elect(a, log);
+        Elected e = elected();
+        EventLog log = e.log();
+        ZooKeeperAdapter a = e.adapter();
+        int epoch = e.epoch();
         Registration reg = ZnodeCodecTest.registrations().get(0);
         List<ZkOp> ops = new ArrayList<>(List.of(new ZkOp.PutGroup("wide", 2, "range"),
                 new ZkOp.PutRegistration("wide", "c1", reg)));
@@ -431,17 +441,16 @@ class ZooKeeperAdapterIT {
 
     @Test
     void aReadAndDiscardReadsTheFirstGroupsArmsNoWatchAndReportsNothing() throws Exception {
-        EventLog log = new EventLog();
-        ZooKeeperAdapter coordinator = adapter(1, log);
-        int epoch = elect(coordinator, log);
-        Registration reg = ZnodeCodecTest.registrations().get(0);
+        Elected e = elected();
+        EventLog log = e.log();
+        ZooKeeperAdapter coordinator = e.adapter();
         List<ZkOp> ops = new ArrayList<>();
         for (String g : List.of("a", "b", "c")) {
             ops.add(new ZkOp.PutGroup(g, 1, "range"));
-            ops.add(new ZkOp.PutRegistration(g, "c1", reg));
+            ops.add(new ZkOp.PutRegistration(g, "c1", ZnodeCodecTest.registrations().get(0)));
             ops.add(new ZkOp.PutOwner(g, TopicPartition.of("t", "1-0"), new StreamId("c1", 0), 1));
         }
-        coordinator.execute(new CoordinatorEffect.Write(1, epoch, true, ops));
+        coordinator.execute(new CoordinatorEffect.Write(1, e.epoch(), true, ops));
         log.await(CoordinatorEvent.ZkWriteDone.class);
         admin.create(ZkPaths.topic("t"), new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
 
@@ -460,8 +469,8 @@ class ZooKeeperAdapterIT {
         log.await(CoordinatorEvent.GroupsRead.class, 0, r -> r.groups().contains("d")); // the changes are made
         Thread.sleep(300);
         List<CoordinatorEvent> reported = standbyLog.events().stream()
-                .filter(e -> !(e instanceof CoordinatorEvent.ZkSyncConnected)
-                        && !(e instanceof CoordinatorEvent.BrokersChanged)).toList();
+                .filter(ev -> !(ev instanceof CoordinatorEvent.ZkSyncConnected)
+                        && !(ev instanceof CoordinatorEvent.BrokersChanged)).toList();
         assertEquals(List.of(), reported, "no answer, no watch event reaches the standby's sink");
     }
 
