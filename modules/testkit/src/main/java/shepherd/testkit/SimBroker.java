@@ -378,8 +378,15 @@ public final class SimBroker {
                 runForElection();
             } else if (res.ok()) {
                 c.getData(SimZkTree.EPOCH, false, epoch -> process.run(() -> {
-                    if (c == client && epoch.ok() && epoch.data() instanceof EpochData d) {
+                    if (c != client) {
+                        return;
+                    }
+                    if (epoch.ok() && epoch.data() instanceof EpochData d) {
                         deliver(new CoordinatorEvent.LeaderObserved(d.brokerId(), epoch.stat().version()));
+                    } else if (!epoch.ok() && epoch.code() != SimZkCode.SESSION_EXPIRED) {
+                        // As Election.observeLeader: a lost read must be tried again, or this broker names the
+                        // previous coordinator to every consumer for as long as the new one lives (seed 3302).
+                        retryElectionLater(c);
                     }
                 }));
             } else if (res.code() != SimZkCode.SESSION_EXPIRED) {

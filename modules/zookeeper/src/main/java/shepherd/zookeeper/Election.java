@@ -67,10 +67,18 @@ final class Election {
                 return; // no node yet (or still ours, being deleted): the watch fires when that changes
             }
             observeNext = false;
+            Runnable again = () -> {
+                observeNext = true;
+                adapter.retryLater(s, () -> {
+                    if (observeNext) {
+                        watchNextLeader(s);
+                    }
+                });
+            };
             if (adapter.config().epochBump()) {
-                observeLeader(s);
+                observeLeader(s, again);
             } else {
-                observeUnbumpedLeader(s);
+                observeUnbumpedLeader(s, again);
             }
         }), null);
     }
@@ -168,9 +176,9 @@ final class Election {
             } else if (code == Code.OK) {
                 removeIfStale(s, stat);
                 if (adapter.config().epochBump()) {
-                    observeLeader(s);
+                    observeLeader(s, () -> retryElectionLater(s));
                 } else {
-                    observeUnbumpedLeader(s);
+                    observeUnbumpedLeader(s, () -> retryElectionLater(s));
                 }
             } else if (code != Code.SESSIONEXPIRED) {
                 retryElectionLater(s);
@@ -178,27 +186,43 @@ final class Election {
         }), null);
     }
 
-    /** The epoch node names the broker whose win produced its version: that is the coordinator. */
-    private void observeLeader(ZkSession s) {
+    /**
+     * The epoch node names the broker whose win produced its version: that is the coordinator. A read that fails
+     * (the connection lost, the session not) runs {@code again} after the retry delay: nothing else would, for the
+     * election node's watch fires only when the coordinator changes, and until then this broker's Consult answers
+     * would name the previous one to every consumer (the simulation's seeds 3302 and 1001636).
+     */
+    private void observeLeader(ZkSession s, Runnable again) {
         s.zk.getData(ZkPaths.EPOCH, false, (rc, path, ctx, data, epochStat) -> adapter.post(s, () -> {
-            if (Code.get(rc) == Code.OK) {
+            Code code = Code.get(rc);
+            if (code == Code.OK) {
                 adapter.decodeOrSkip(path, epochStat, () -> ZnodeCodec.decodeEpoch(path, data))
                         .ifPresent(e -> adapter.emit(
                                 new CoordinatorEvent.LeaderObserved(e.brokerId(), epochStat.getVersion())));
+            } else if (code != Code.SESSIONEXPIRED) {
+                again.run();
             }
         }), null);
     }
 
     /** Without the bump the epoch node may name a deposed broker: the election node names the holder. */
-    private void observeUnbumpedLeader(ZkSession s) {
+    private void observeUnbumpedLeader(ZkSession s, Runnable again) {
         s.zk.getData(ZkPaths.COORDINATOR, false, (rc, path, ctx, data, nodeStat) -> adapter.post(s, () -> {
-            if (Code.get(rc) != Code.OK) {
+            Code code = Code.get(rc);
+            if (code == Code.NONODE || code == Code.SESSIONEXPIRED) {
                 return; // gone already: its deletion fires the watch and we run again
+            }
+            if (code != Code.OK) {
+                again.run();
+                return;
             }
             adapter.decodeOrSkip(path, nodeStat, () -> ZnodeCodec.decodeCoordinator(path, data)).ifPresent(id ->
                     s.zk.exists(ZkPaths.EPOCH, false, (rc2, p2, ctx2, epochStat) -> adapter.post(s, () -> {
-                        if (Code.get(rc2) == Code.OK) {
+                        Code code2 = Code.get(rc2);
+                        if (code2 == Code.OK) {
                             adapter.emit(new CoordinatorEvent.LeaderObserved(id, epochStat.getVersion()));
+                        } else if (code2 != Code.SESSIONEXPIRED) {
+                            again.run();
                         }
                     }), null));
         }), null);
