@@ -75,11 +75,7 @@ final class Election {
                     }
                 });
             };
-            if (adapter.config().epochBump()) {
-                observeLeader(s, again);
-            } else {
-                observeUnbumpedLeader(s, again);
-            }
+            observe(s, again);
         }), null);
     }
 
@@ -175,15 +171,20 @@ final class Election {
                 resolveLostElection(s, handover);
             } else if (code == Code.OK) {
                 removeIfStale(s, stat);
-                if (adapter.config().epochBump()) {
-                    observeLeader(s, () -> retryElectionLater(s));
-                } else {
-                    observeUnbumpedLeader(s, () -> retryElectionLater(s));
-                }
+                observe(s, () -> retryElectionLater(s));
             } else if (code != Code.SESSIONEXPIRED) {
                 retryElectionLater(s);
             }
         }), null);
+    }
+
+    /** Reports who holds the election node as LeaderObserved; {@code again} if a read of it is lost. */
+    private void observe(ZkSession s, Runnable again) {
+        if (adapter.config().epochBump()) {
+            observeLeader(s, again);
+        } else {
+            observeUnbumpedLeader(s, again);
+        }
     }
 
     /**

@@ -408,9 +408,6 @@ class ZooKeeperAdapterIT {
     @Test
     void aGroupOfManyNodesIsReadWholeInAFewBatchedRequests() throws Exception {
         Elected e = elected();
-        EventLog log = e.log();
-        ZooKeeperAdapter a = e.adapter();
-        int epoch = e.epoch();
         Registration reg = ZnodeCodecTest.registrations().get(0);
         List<ZkOp> ops = new ArrayList<>(List.of(new ZkOp.PutGroup("wide", 2, "range"),
                 new ZkOp.PutRegistration("wide", "c1", reg)));
@@ -424,13 +421,13 @@ class ZooKeeperAdapterIT {
             owners.put(tp, new StreamId("c1", 0));
             offsets.put(tp, (long) i);
         }
-        a.execute(new CoordinatorEffect.Write(1, epoch, true, ops));
-        log.await(CoordinatorEvent.ZkWriteDone.class);
+        e.adapter().execute(new CoordinatorEffect.Write(1, e.epoch(), true, ops));
+        e.log().await(CoordinatorEvent.ZkWriteDone.class);
 
-        long before = server.packetsReceived(a.sessionId());
-        a.execute(new CoordinatorEffect.Read(new ZkRead.Group("wide")));
-        GroupSnapshot read = log.await(GroupRead.class).snapshot();
-        long requests = server.packetsReceived(a.sessionId()) - before;
+        long before = server.packetsReceived(e.adapter().sessionId());
+        e.adapter().execute(new CoordinatorEffect.Read(new ZkRead.Group("wide")));
+        GroupSnapshot read = e.log().await(GroupRead.class).snapshot();
+        long requests = server.packetsReceived(e.adapter().sessionId()) - before;
         assertEquals(owners, read.owners());
         assertEquals(offsets, read.offsets());
         assertEquals(Map.of("c1", reg), read.registrations());
@@ -442,16 +439,14 @@ class ZooKeeperAdapterIT {
     @Test
     void aReadAndDiscardReadsTheFirstGroupsArmsNoWatchAndReportsNothing() throws Exception {
         Elected e = elected();
-        EventLog log = e.log();
-        ZooKeeperAdapter coordinator = e.adapter();
         List<ZkOp> ops = new ArrayList<>();
         for (String g : List.of("a", "b", "c")) {
             ops.add(new ZkOp.PutGroup(g, 1, "range"));
             ops.add(new ZkOp.PutRegistration(g, "c1", ZnodeCodecTest.registrations().get(0)));
             ops.add(new ZkOp.PutOwner(g, TopicPartition.of("t", "1-0"), new StreamId("c1", 0), 1));
         }
-        coordinator.execute(new CoordinatorEffect.Write(1, e.epoch(), true, ops));
-        log.await(CoordinatorEvent.ZkWriteDone.class);
+        e.adapter().execute(new CoordinatorEffect.Write(1, e.epoch(), true, ops));
+        e.log().await(CoordinatorEvent.ZkWriteDone.class);
         admin.create(ZkPaths.topic("t"), new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
 
         EventLog standbyLog = new EventLog();
@@ -465,8 +460,8 @@ class ZooKeeperAdapterIT {
         admin.create(ZkPaths.topic("u"), new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
         admin.create(ZkPaths.topic("t") + "/1", ZnodeCodec.encodePartitions(2), Ids.OPEN_ACL_UNSAFE,
                 CreateMode.PERSISTENT);
-        coordinator.execute(new CoordinatorEffect.Read(new ZkRead.Groups()));
-        log.await(CoordinatorEvent.GroupsRead.class, 0, r -> r.groups().contains("d")); // the changes are made
+        e.adapter().execute(new CoordinatorEffect.Read(new ZkRead.Groups()));
+        e.log().await(CoordinatorEvent.GroupsRead.class, 0, r -> r.groups().contains("d")); // the changes are made
         Thread.sleep(300);
         List<CoordinatorEvent> reported = standbyLog.events().stream()
                 .filter(ev -> !(ev instanceof CoordinatorEvent.ZkSyncConnected)

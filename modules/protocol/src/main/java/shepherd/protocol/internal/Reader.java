@@ -97,7 +97,7 @@ public final class Reader {
 
     /** A non-nullable string: int16 byte length, then that many bytes of valid UTF-8. */
     public String string(String field) throws Malformed {
-        return utf8(field, stringLength(field));
+        return utf8(field, stringLength(field, false));
     }
 
     /**
@@ -106,7 +106,7 @@ public final class Reader {
      * 1,024).
      */
     public String topic(String field) throws Malformed {
-        int length = stringLength(field);
+        int length = stringLength(field, false);
         int at = pos;
         if (length == 0) {
             return utf8(field, 0);
@@ -133,8 +133,12 @@ public final class Reader {
         return value;
     }
 
-    private int stringLength(String field) throws Malformed {
+    /** A string's int16 length, checked against the bytes left; −1 for null if {@code nullable}. */
+    private int stringLength(String field, boolean nullable) throws Malformed {
         short length = int16(field);
+        if (length == -1 && nullable) {
+            return -1;
+        }
         if (length < 0) {
             throw fail(field, length == -1 ? "null string (length -1) where none is allowed"
                     : "negative string length " + length);
@@ -147,17 +151,8 @@ public final class Reader {
 
     /** A nullable string: length −1 is null, any other negative length is an error. */
     public String nullableString(String field) throws Malformed {
-        short length = int16(field);
-        if (length == -1) {
-            return null;
-        }
-        if (length < 0) {
-            throw fail(field, "negative string length " + length);
-        }
-        if (length > end - pos) {
-            throw fail(field, "string length " + length + " exceeds remaining " + (end - pos) + " bytes");
-        }
-        return utf8(field, length);
+        int length = stringLength(field, true);
+        return length == -1 ? null : utf8(field, length);
     }
 
     public ErrorCode errorCode(String field) throws Malformed {
