@@ -120,10 +120,10 @@ public final class Broker implements AutoCloseable {
     }
 
     /**
-     * The coordinator's code run on private state in the background ({@link Warmup}, {@code warmup.ms}); then one
-     * read of the topics and of up to {@value #WARMUP_READ_GROUPS_MAX} groups whose answers are discarded
-     * ({@link ZooKeeperAdapter#readAndDiscard}); then {@value #WARMUP_CONSULTS} Consults sent to this broker over a
-     * connection of its own ({@link SelfConsult}). A standby's first takeover should not be its JVM's first run of
+     * The coordinator's code run on private state in the background ({@link Warmup}, {@code warmup.ms}); then the
+     * ZooKeeper side of a takeover rehearsed: the topics and up to {@value #WARMUP_READ_GROUPS_MAX} groups read with
+     * the answers discarded, and a write always refused at its epoch check ({@link ZooKeeperAdapter#rehearseTakeover});
+     * then {@value #WARMUP_CONSULTS} Consults sent to this broker over a connection of its own ({@link SelfConsult}). A standby's first takeover should not be its JVM's first run of
      * that code: loading the tree and answering its consumers' first requests are most of a takeover. None of it
      * changes anything the broker holds or arms a watch; if it fails, the broker is only slower at its first
      * takeover.
@@ -136,10 +136,11 @@ public final class Broker implements AutoCloseable {
             long started = System.nanoTime();
             try {
                 int rounds = Warmup.run(config.warmupMs());
-                int groups = readAndDiscard(adapter, config);
+                ZooKeeperAdapter.Rehearsal zk = rehearseTakeover(adapter, config);
                 int consults = SelfConsult.run(config.listenHost(), port, WARMUP_CONSULTS, config.sessionTimeoutMs());
-                LOG.info("warm-up done broker={} rounds={} groupsRead={} consultsAnswered={} durationMs={}",
-                        config.brokerId(), rounds, groups, consults, (System.nanoTime() - started) / 1_000_000);
+                LOG.info("warm-up done broker={} rounds={} groupsRead={} writeRefused={} consultsAnswered={}"
+                        + " durationMs={}", config.brokerId(), rounds, zk.groupsRead(), zk.writeRefused(), consults,
+                        (System.nanoTime() - started) / 1_000_000);
             } catch (RuntimeException e) {
                 LOG.warn("warm-up failed broker={} (no harm done: the first takeover will only be slower)",
                         config.brokerId(), e);
@@ -156,15 +157,17 @@ public final class Broker implements AutoCloseable {
     /** The groups read once by a standby's warm-up: enough to run every step of loading a group many times over. */
     static final int WARMUP_READ_GROUPS_MAX = 16;
 
-    /** The warm-up's read; -1 if it did not answer within a session timeout (the session changed, say). */
-    private static int readAndDiscard(ZooKeeperAdapter adapter, BrokerConfig config) {
+    /** The warm-up's rehearsal; groups −1 if it did not end within a session timeout (the session changed, say). */
+    private static ZooKeeperAdapter.Rehearsal rehearseTakeover(ZooKeeperAdapter adapter, BrokerConfig config) {
+        ZooKeeperAdapter.Rehearsal none = new ZooKeeperAdapter.Rehearsal(-1, false);
         try {
-            return adapter.readAndDiscard(WARMUP_READ_GROUPS_MAX).get(config.sessionTimeoutMs(), TimeUnit.MILLISECONDS);
+            return adapter.rehearseTakeover(WARMUP_READ_GROUPS_MAX).get(config.sessionTimeoutMs(),
+                    TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            return -1;
+            return none;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return -1;
+            return none;
         }
     }
 

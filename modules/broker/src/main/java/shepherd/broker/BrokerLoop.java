@@ -15,8 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -24,7 +22,6 @@ import org.slf4j.LoggerFactory;
 import shepherd.coordination.Coordinator;
 import shepherd.coordination.CoordinatorEffect;
 import shepherd.coordination.CoordinatorEvent;
-import shepherd.coordination.CoordinatorTimer;
 import shepherd.coordination.GroupView;
 import shepherd.protocol.BrokerInfo;
 import shepherd.protocol.Request;
@@ -51,11 +48,6 @@ public final class BrokerLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerLoop.class);
     private static final Object STOP = new Object();
 
-    /** A timer firing; {@code token} identifies the arming it belongs to, so a replaced or cancelled one is dropped. */
-    private record TimerDue(CoordinatorTimer timer, Object token) {}
-
-    private record Armed(Object token, ScheduledFuture<?> future) {}
-
     private final Coordinator core;
     private final LongSupplier clockMs;
     private final ZooKeeperPort zooKeeper;
@@ -63,11 +55,11 @@ public final class BrokerLoop implements AutoCloseable {
     private final int brokerId;
     private final BrokerMetrics metrics;
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-    private final ScheduledExecutorService timers;
+    private final ScheduledExecutorService timerThread;
+    private final LoopTimers timers;
     private final Thread thread;
     // Loop-thread state:
     private final Map<Long, Connection> connections = new HashMap<>();
-    private final Map<CoordinatorTimer, Armed> scheduled = new HashMap<>();
     private final CompletableFuture<Integer> handedOver = new CompletableFuture<>();
     private final Set<String> groupsRunning = new LinkedHashSet<>();
     /** When the run of a group we are watching began (its first Assigned), for the duration logged at its end. */
@@ -97,11 +89,12 @@ public final class BrokerLoop implements AutoCloseable {
         this.requestTimeoutMs = requestTimeoutMs;
         this.brokerId = brokerId;
         String suffix = brokerId < 0 ? "" : "-" + brokerId;
-        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+        this.timerThread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "shepherd-broker-timers" + suffix);
             t.setDaemon(true);
             return t;
         });
+        this.timers = new LoopTimers(timerThread, queue::add);
         this.thread = new Thread(this::loop, "shepherd-broker-loop" + suffix);
     }
 
@@ -202,8 +195,10 @@ public final class BrokerLoop implements AutoCloseable {
             try {
                 if (next instanceof Runnable r) {
                     r.run();
-                } else if (next instanceof TimerDue due) {
-                    fire(due);
+                } else if (next instanceof LoopTimers.Due due) {
+                    if (timers.fired(due)) {
+                        handle(new CoordinatorEvent.TimerFired(due.timer()));
+                    }
                 } else {
                     handle((CoordinatorEvent) next);
                 }
@@ -344,12 +339,11 @@ public final class BrokerLoop implements AutoCloseable {
                 connection.close();
             }
         } else if (effect instanceof CoordinatorEffect.SetTimer t) {
-            arm(t);
+            timers.arm(t.timer(), t.deadlineMs() - clockMs.getAsLong());
         } else if (effect instanceof CoordinatorEffect.CancelTimer t) {
-            cancel(t.timer());
+            timers.cancel(t.timer());
         } else if (effect instanceof CoordinatorEffect.CancelAllTimers) {
-            scheduled.values().forEach(a -> a.future().cancel(false));
-            scheduled.clear();
+            timers.cancelAll();
         } else if (effect instanceof CoordinatorEffect.Notice n) {
             notice(n);
         } else if (effect instanceof CoordinatorEffect.Assigned a) {
@@ -396,36 +390,6 @@ public final class BrokerLoop implements AutoCloseable {
         }
     }
 
-    /**
-     * Arms a timer under a fresh token. Matching the token when it fires (not the future's {@code isDone()}, which
-     * the timer thread sets only after our enqueue returns, so the loop could see it still running) drops exactly
-     * the firings of timers cancelled or re-armed since.
-     */
-    private void arm(CoordinatorEffect.SetTimer t) {
-        cancel(t.timer());
-        Object token = new Object();
-        long delayMs = Math.max(0, t.deadlineMs() - clockMs.getAsLong());
-        ScheduledFuture<?> f = timers.schedule(() -> queue.add(new TimerDue(t.timer(), token)), delayMs,
-                TimeUnit.MILLISECONDS);
-        scheduled.put(t.timer(), new Armed(token, f));
-    }
-
-    private void fire(TimerDue due) {
-        Armed armed = scheduled.get(due.timer());
-        if (armed == null || armed.token() != due.token()) {
-            return;
-        }
-        scheduled.remove(due.timer());
-        handle(new CoordinatorEvent.TimerFired(due.timer()));
-    }
-
-    private void cancel(CoordinatorTimer timer) {
-        Armed a = scheduled.remove(timer);
-        if (a != null) {
-            a.future().cancel(false);
-        }
-    }
-
     /** Stops the loop after the events already queued, and the timers. Idempotent. */
     @Override
     public void close() {
@@ -437,6 +401,6 @@ public final class BrokerLoop implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        timers.shutdownNow();
+        timerThread.shutdownNow();
     }
 }

@@ -18,9 +18,13 @@ import shepherd.protocol.ErrorCode;
 import shepherd.protocol.LeaveRequest;
 import shepherd.protocol.Message;
 import shepherd.protocol.OffsetReset;
+import shepherd.protocol.PartitionAssignment;
+import shepherd.protocol.PartitionOffset;
 import shepherd.protocol.PingRequest;
 import shepherd.protocol.PingResponse;
 import shepherd.protocol.RegisterRequest;
+import shepherd.protocol.Request;
+import shepherd.protocol.Response;
 import shepherd.protocol.StartRequest;
 import shepherd.protocol.StartResponse;
 import shepherd.protocol.StaticSubscription;
@@ -46,8 +50,13 @@ public final class CoreRig {
     private final ArrayDeque<CoordinatorEvent> pending = new ArrayDeque<>();
     /** The Ping in flight per connection, answered by {@link #answerPing}. */
     private final Map<Long, Long> pingRequest = new HashMap<>();
-    /** Every request the core sends and every response it gives, as it leaves (the warm-up encodes them). */
+    /**
+     * Every message of the scenario, as it leaves its sender: the requests the core sends and the responses it gives,
+     * and the members' requests and answers (the warm-up encodes and decodes them all).
+     */
     Consumer<Message> onMessage = m -> { };
+    /** What each connection's member was last started with: its Stop answer reports those partitions' offsets. */
+    private final Map<Long, List<PartitionAssignment>> startedWith = new HashMap<>();
     private int correlationId;
     long now = 1_000;
     /** Events handled since construction: {@link #settle} reports how many steps a scenario took. */
@@ -90,14 +99,13 @@ public final class CoreRig {
 
     /** Registers the member on {@code connection} and answers everything until the group is stable. */
     public void join(long connection) {
-        feed(new CoordinatorEvent.RequestReceived(connection, ++correlationId, register(connection)));
+        fromMember(connection, ++correlationId, register(connection));
         settle();
     }
 
     /** The member on {@code connection} leaves; everything answered until the group is stable again. */
     public void leave(long connection) {
-        feed(new CoordinatorEvent.RequestReceived(connection, ++correlationId,
-                new LeaveRequest(GROUP, consumerId(connection), null)));
+        fromMember(connection, ++correlationId, new LeaveRequest(GROUP, consumerId(connection), null));
         settle();
     }
 
@@ -115,8 +123,28 @@ public final class CoreRig {
         if (requestId == null) {
             throw new IllegalStateException("no Ping in flight on connection " + connection);
         }
-        feed(new CoordinatorEvent.ResponseReceived(connection, requestId,
-                new PingResponse(ErrorCode.NONE, generation, null)));
+        PingResponse answer = new PingResponse(ErrorCode.NONE, generation, null);
+        onMessage.accept(answer);
+        feed(new CoordinatorEvent.ResponseReceived(connection, requestId, answer));
+    }
+
+    private void fromMember(long connection, int correlationId, Request request) {
+        onMessage.accept(request);
+        feed(new CoordinatorEvent.RequestReceived(connection, correlationId, request));
+    }
+
+    private void answered(CoordinatorEffect.SendRequest s, Response answer) {
+        onMessage.accept(answer);
+        pending.add(new CoordinatorEvent.ResponseReceived(s.connectionId(), s.requestId(), answer));
+    }
+
+    /** A member's Stop answer: where it got to in each partition it fetched, one record past its start. */
+    private StopResponse stopAnswer(long connection) {
+        List<PartitionOffset> offsets = new ArrayList<>();
+        for (PartitionAssignment a : startedWith.getOrDefault(connection, List.of())) {
+            offsets.add(new PartitionOffset(a.topic(), a.partition(), Math.max(0, a.offset()) + 1));
+        }
+        return new StopResponse(ErrorCode.NONE, offsets);
     }
 
     public int generation() {
@@ -154,11 +182,10 @@ public final class CoreRig {
         } else if (effect instanceof CoordinatorEffect.SendRequest s) {
             onMessage.accept(s.request());
             if (s.request() instanceof StopRequest) {
-                pending.add(new CoordinatorEvent.ResponseReceived(s.connectionId(), s.requestId(),
-                        new StopResponse(ErrorCode.NONE, null)));
-            } else if (s.request() instanceof StartRequest) {
-                pending.add(new CoordinatorEvent.ResponseReceived(s.connectionId(), s.requestId(),
-                        StartResponse.ok()));
+                answered(s, stopAnswer(s.connectionId()));
+            } else if (s.request() instanceof StartRequest start) {
+                startedWith.put(s.connectionId(), start.assigned());
+                answered(s, StartResponse.ok());
             } else if (s.request() instanceof PingRequest) {
                 pingRequest.put(s.connectionId(), s.requestId());
             }

@@ -1,7 +1,13 @@
 package shepherd.broker;
 
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import shepherd.coordination.CoordinatorTimer;
 import shepherd.coordination.GroupSnapshot;
 import shepherd.coordination.Registration;
 import shepherd.coordination.assign.StreamId;
@@ -20,9 +26,10 @@ import shepherd.zookeeper.ZnodeFormatException;
  * handover to a fresh standby take 0.5 s where a warm one takes a fraction (docs/performance.md). Each round, on
  * private state and without any I/O, goes through what a coordinator taking over does: the znode codec both ways for
  * a recorded group, a core ({@link CoreRig}) that wins after a clean handover and loads that group, its members
- * registering again, the rebalance, pings, a member leaving and coming back, a handover of its own; and every
- * message the core sends or answers through the wire codec. Rounds repeat until the time budget
- * ({@code warmup.ms}) is spent.
+ * registering again, the rebalance, pings, a member leaving and coming back, a handover of its own; every message of
+ * it, the core's and the members', through the wire codec; and the event loop's own part of the same steps, on an
+ * instance of its own: every kind of timer armed, fired and cancelled ({@link LoopTimers}), every metric recorded.
+ * Rounds repeat until the time budget ({@code warmup.ms}) is spent.
  */
 final class Warmup {
     static final int MEMBERS = 4;
@@ -38,12 +45,72 @@ final class Warmup {
         }
         long deadline = System.nanoTime() + budgetMs * 1_000_000;
         FrameCodec codec = new FrameCodec();
+        ScheduledExecutorService timerThread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "shepherd-warmup-timers");
+            t.setDaemon(true);
+            return t;
+        });
+        BrokerMetrics metrics = new BrokerMetrics(0);
         int rounds = 0;
-        do {
-            round(codec, message -> { });
-            rounds++;
-        } while (System.nanoTime() - deadline < 0 && rounds < ROUNDS_MAX);
+        try {
+            do {
+                round(codec, message -> { });
+                loopRound(timerThread, metrics);
+                rounds++;
+            } while (System.nanoTime() - deadline < 0 && rounds < ROUNDS_MAX);
+        } finally {
+            timerThread.shutdownNow();
+        }
         return rounds;
+    }
+
+    /** One timer of each kind, as a coordinator's steps arm them. */
+    static final CoordinatorTimer[] TIMERS = {
+        new CoordinatorTimer.KeepAlive(), new CoordinatorTimer.LeaseWaitOver(),
+        new CoordinatorTimer.PingDue(CoreRig.GROUP, CoreRig.consumerId(1)), new CoordinatorTimer.Barrier(CoreRig.GROUP),
+        new CoordinatorTimer.RetryRebalance(CoreRig.GROUP), new CoordinatorTimer.ZkRetry(),
+        new CoordinatorTimer.HandoverDeadline(), new CoordinatorTimer.HandoverLinger(),
+    };
+
+    /**
+     * The event loop's part of a takeover, on private instances: each kind of timer armed to fire at once, its
+     * firing judged as the loop judges it, armed again for later and cancelled; every metric a takeover records.
+     *
+     * @return how many firings were current (every timer's, unless the timer thread was slower than the wait)
+     */
+    static int loopRound(ScheduledExecutorService timerThread, BrokerMetrics metrics) {
+        ConcurrentLinkedQueue<LoopTimers.Due> fired = new ConcurrentLinkedQueue<>();
+        LoopTimers timers = new LoopTimers(timerThread, fired::add);
+        for (CoordinatorTimer timer : TIMERS) {
+            timers.arm(timer, 0);
+        }
+        long waitUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        ArrayDeque<LoopTimers.Due> taken = new ArrayDeque<>();
+        while (taken.size() < TIMERS.length && System.nanoTime() - waitUntil < 0) {
+            LoopTimers.Due due = fired.poll();
+            if (due == null) {
+                Thread.onSpinWait();
+            } else {
+                taken.add(due);
+            }
+        }
+        int current = 0;
+        for (LoopTimers.Due due : taken) {
+            current += timers.fired(due) ? 1 : 0;
+        }
+        for (CoordinatorTimer timer : TIMERS) {
+            timers.arm(timer, TimeUnit.HOURS.toMillis(1));
+        }
+        timers.cancel(TIMERS[0]);
+        timers.cancelAll();
+        for (BrokerMetrics.ZooKeeperOp op : BrokerMetrics.ZooKeeperOp.values()) {
+            metrics.zooKeeperAnswered(op, 1);
+        }
+        for (BrokerMetrics.RebalanceOutcome outcome : BrokerMetrics.RebalanceOutcome.values()) {
+            metrics.rebalanceEnded(outcome, 1);
+        }
+        metrics.coordinatorState(1, true, 1, MEMBERS);
+        return current;
     }
 
     /** One round; {@code seen} is shown every message after the codec (tests); returns the rig, CLOSED by then. */
@@ -67,19 +134,21 @@ final class Warmup {
         return rig;
     }
 
-    /** The group a previous coordinator left: its members, their partitions and committed offsets. */
+    /**
+     * The group a previous coordinator left: its members, their partitions as its own rebalance gave them (so the
+     * next coordinator's first run finds the owners current and writes the generation alone, as after a real
+     * handover) and committed offsets.
+     */
     static GroupSnapshot recordedGroup() {
         Map<String, Registration> registrations = new TreeMap<>();
+        CoreRig previous = new CoreRig(PARTITIONS);
         for (long c = 1; c <= MEMBERS; c++) {
             registrations.put(CoreRig.consumerId(c), Registration.of(CoreRig.register(c)));
+            previous.join(c);
         }
-        Map<TopicPartition, StreamId> owners = new TreeMap<>();
+        Map<TopicPartition, StreamId> owners = new TreeMap<>(previous.core.group(CoreRig.GROUP).orElseThrow().owners());
         Map<TopicPartition, Long> offsets = new TreeMap<>();
-        for (int p = 0; p < PARTITIONS; p++) {
-            TopicPartition tp = TopicPartition.of(CoreRig.TOPIC, "1-" + p);
-            owners.put(tp, new StreamId(CoreRig.consumerId(1 + p % MEMBERS), 0));
-            offsets.put(tp, 1_000L + p);
-        }
+        owners.keySet().forEach(tp -> offsets.put(tp, 1_000L + tp.partition().n()));
         return GroupSnapshot.of(1, "range", registrations, owners, offsets);
     }
 

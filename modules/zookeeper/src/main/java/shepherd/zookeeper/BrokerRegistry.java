@@ -134,7 +134,7 @@ final class BrokerRegistry {
             }
         };
         j[0] = new ReadJoin(adapter, s, "the broker list", retry,
-                () -> adapter.emit(new CoordinatorEvent.BrokersChanged(List.copyOf(brokers.values()))));
+                () -> adapter.emit(new CoordinatorEvent.BrokersChanged(List.copyOf(brokers.values()))), true);
         j[0].children(ZkPaths.BROKER_IDS, true, ids -> {
             for (String id : ids) {
                 String path = ZkPaths.BROKER_IDS + "/" + id;

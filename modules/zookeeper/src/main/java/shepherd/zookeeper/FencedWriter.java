@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
@@ -39,6 +40,8 @@ import shepherd.coordination.CoordinatorEvent;
  */
 final class FencedWriter {
     private final ZooKeeperAdapter adapter;
+    /** Where the outcomes go: the adapter's sink, or the warm-up's rehearsal. */
+    private final Consumer<CoordinatorEvent> out;
     private final KnownNodes known = new KnownNodes();
     /** {@code exists} probes sent, over the adapter's life: for tests and benchmarks. */
     private final AtomicLong probesSent = new AtomicLong();
@@ -47,7 +50,13 @@ final class FencedWriter {
     private boolean preparing;
 
     FencedWriter(ZooKeeperAdapter adapter) {
+        this(adapter, adapter::emit);
+    }
+
+    /** A writer of its own, reporting to {@code out}: the warm-up's rehearsal of a write that is always refused. */
+    FencedWriter(ZooKeeperAdapter adapter, Consumer<CoordinatorEvent> out) {
         this.adapter = adapter;
+        this.out = out;
     }
 
     /**
@@ -115,7 +124,7 @@ final class FencedWriter {
                 if (code != Code.OK && code != Code.NONODE) {
                     failed[0] = true;
                     // Nothing was written; reported as unknown so the core resolves it by reading back and resends.
-                    adapter.emit(new CoordinatorEvent.ZkWriteFailed(w.writeId(), true,
+                    out.accept(new CoordinatorEvent.ZkWriteFailed(w.writeId(), true,
                             code + " while probing " + path));
                     prepared();
                     return;
@@ -206,12 +215,12 @@ final class FencedWriter {
             return;
         }
         if (a.failedPart < 0) {
-            adapter.emit(new CoordinatorEvent.ZkWriteDone(a.write.writeId(), a.sentAtMs));
+            out.accept(new CoordinatorEvent.ZkWriteDone(a.write.writeId(), a.sentAtMs));
         } else if (a.committed == 0 && wrongExistence(a.write, a.failedCode, a.failedOp)) {
             reprobe(s, a);
             return;
         } else {
-            adapter.emit(writeFailure(a.write, a.parts.get(a.failedPart), a.failedCode, a.failedOp,
+            out.accept(writeFailure(a.write, a.parts.get(a.failedPart), a.failedCode, a.failedOp,
                     a.committed > 0, a.sentAtMs));
         }
         prepared();
@@ -225,11 +234,11 @@ final class FencedWriter {
         if (a.failedPart >= 0) {
             a.reported = true;
             boolean partlyCommitted = a.committed > 0;
-            adapter.emit(writeFailure(a.write, a.parts.get(a.failedPart), a.failedCode, a.failedOp, partlyCommitted,
+            out.accept(writeFailure(a.write, a.parts.get(a.failedPart), a.failedCode, a.failedOp, partlyCommitted,
                     a.sentAtMs));
         } else if (a.committed == a.parts.size()) {
             a.reported = true;
-            adapter.emit(new CoordinatorEvent.ZkWriteDone(a.write.writeId(), a.sentAtMs));
+            out.accept(new CoordinatorEvent.ZkWriteDone(a.write.writeId(), a.sentAtMs));
         }
     }
 

@@ -40,15 +40,19 @@ final class ReadJoin {
     private int pending;
     private boolean failed;
 
-    /** @param key what this read is, for the session to remember that it must not be batched */
-    ReadJoin(ZooKeeperAdapter adapter, ZkSession s, Object key, Consumer<String> onFailure, Runnable done) {
+    /**
+     * @param key   what this read is, for the session to remember that it must not be batched
+     * @param batch false: every node in a request of its own, as if the session had stopped batching this read
+     */
+    ReadJoin(ZooKeeperAdapter adapter, ZkSession s, Object key, Consumer<String> onFailure, Runnable done,
+             boolean batch) {
         this.adapter = adapter;
         this.s = s;
         this.key = key;
         this.onFailure = onFailure;
         this.done = done;
         this.sentAtMs = adapter.now();
-        this.batching = !s.readOneByOne.contains(key);
+        this.batching = batch && !s.readOneByOne.contains(key);
     }
 
     void children(String path, boolean watch, Consumer<List<String>> then) {

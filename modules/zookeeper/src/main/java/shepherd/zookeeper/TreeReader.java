@@ -27,26 +27,30 @@ final class TreeReader {
     private final ZooKeeperAdapter adapter;
     private final Consumer<CoordinatorEvent> out;
     private final boolean watch;
+    private final boolean oneByOne;
 
     /** The coordinator's reader: answers go to the adapter's sink, and every read arms its watches. */
     TreeReader(ZooKeeperAdapter adapter) {
-        this(adapter, adapter::emit, true);
+        this(adapter, adapter::emit, true, false);
     }
 
     /**
-     * @param out   where the answers (and {@link CoordinatorEvent.ZkReadFailed}) go
-     * @param watch false: arm no watch (every read then leaves in read-only multis), for reads whose answer nobody
-     *              keeps current
+     * @param out      where the answers (and {@link CoordinatorEvent.ZkReadFailed}) go
+     * @param watch    false: arm no watch (every read then leaves in read-only multis, unless {@code oneByOne}),
+     *                 for reads whose answer nobody keeps current
+     * @param oneByOne every node in a request of its own, as watched reads are sent: the warm-up's rehearsal of
+     *                 that path ({@link ZooKeeperAdapter#rehearseTakeover})
      */
-    TreeReader(ZooKeeperAdapter adapter, Consumer<CoordinatorEvent> out, boolean watch) {
+    TreeReader(ZooKeeperAdapter adapter, Consumer<CoordinatorEvent> out, boolean watch, boolean oneByOne) {
         this.adapter = adapter;
         this.out = out;
         this.watch = watch;
+        this.oneByOne = oneByOne;
     }
 
     private ReadJoin join(ZkSession s, ZkRead read, Runnable done) {
         return new ReadJoin(adapter, s, read, reason -> out.accept(new CoordinatorEvent.ZkReadFailed(read, reason)),
-                done);
+                done, !oneByOne);
     }
 
     void read(ZkSession s, ZkRead read) {

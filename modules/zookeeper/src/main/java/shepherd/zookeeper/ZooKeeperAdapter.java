@@ -147,34 +147,24 @@ public final class ZooKeeperAdapter implements AutoCloseable {
     }
 
     /**
-     * Reads the topics and the first {@code groupsMax} groups (in name order) as a new coordinator's loading does,
-     * and discards the answers: no watch is armed and nothing reaches the sink. For a standby's warm-up: its first
-     * takeover is then not the first run of the read path in its JVM, ZooKeeper's client included. Garbage found is
-     * logged and counted as by any read. Completes with the number of groups read, once every read has answered
-     * (a failed read counts as answered); never, if the session ends first.
+     * A standby's rehearsal of the ZooKeeper side of a takeover that changes nothing ({@link TakeoverRehearsal}):
+     * the topics and the first {@code groupsMax} groups (in name order) read as loading reads them, answers discarded
+     * and no watch armed, once batched and once node by node; then a fenced write shaped like a takeover's first
+     * owners write, always refused at its epoch check, so nothing of it is applied. Its first takeover is then not
+     * the first run of these paths in the JVM, ZooKeeper's client included. Nothing reaches the sink; garbage found
+     * is logged and counted as by any read. Completes once the write was answered; never, if the session ends first.
      */
-    public CompletableFuture<Integer> readAndDiscard(int groupsMax) {
-        CompletableFuture<Integer> done = new CompletableFuture<>();
-        onLoop(() -> whenConnected(s -> {
-            int[] outstanding = {2};
-            int[] groups = {0};
-            TreeReader[] reader = new TreeReader[1];
-            reader[0] = new TreeReader(this, answer -> {
-                if (answer instanceof CoordinatorEvent.GroupsRead read) {
-                    List<String> chosen = read.groups().stream().limit(Math.max(0, groupsMax)).toList();
-                    outstanding[0] += chosen.size();
-                    groups[0] = chosen.size();
-                    chosen.forEach(group -> reader[0].read(s, new ZkRead.Group(group)));
-                }
-                if (--outstanding[0] == 0) {
-                    done.complete(groups[0]);
-                }
-            }, false);
-            reader[0].read(s, new ZkRead.Topics());
-            reader[0].read(s, new ZkRead.Groups());
-        }));
+    public CompletableFuture<Rehearsal> rehearseTakeover(int groupsMax) {
+        CompletableFuture<Rehearsal> done = new CompletableFuture<>();
+        onLoop(() -> whenConnected(s -> new TakeoverRehearsal(this, s, groupsMax, done).start()));
         return done;
     }
+
+    /**
+     * What {@link #rehearseTakeover} did: how many groups it read (each twice), and whether its write was refused at
+     * the epoch check as it always should be (false: it failed otherwise, a connection loss say; nothing applied).
+     */
+    public record Rehearsal(int groupsRead, boolean writeRefused) {}
 
     /** How many garbage znode values were found (each version of a node counted once) and skipped. */
     public long garbageCount() {

@@ -437,7 +437,7 @@ class ZooKeeperAdapterIT {
     }
 
     @Test
-    void aReadAndDiscardReadsTheFirstGroupsArmsNoWatchAndReportsNothing() throws Exception {
+    void aTakeoverRehearsalReadsTheFirstGroupsWritesNothingArmsNoWatchAndReportsNothing() throws Exception {
         Elected e = elected();
         List<ZkOp> ops = new ArrayList<>();
         for (String g : List.of("a", "b", "c")) {
@@ -451,8 +451,12 @@ class ZooKeeperAdapterIT {
 
         EventLog standbyLog = new EventLog();
         ZooKeeperAdapter standby = adapter(2, standbyLog);
-        assertEquals(2, standby.readAndDiscard(2).get(10, TimeUnit.SECONDS), "groups a and b, in name order");
-        assertEquals(0, standby.readAndDiscard(0).get(10, TimeUnit.SECONDS), "the topics alone");
+        Map<String, String> before = tree("/");
+        assertEquals(new ZooKeeperAdapter.Rehearsal(2, true), standby.rehearseTakeover(2).get(10, TimeUnit.SECONDS),
+                "groups a and b, in name order; the write refused at its epoch check");
+        assertEquals(new ZooKeeperAdapter.Rehearsal(0, true), standby.rehearseTakeover(0).get(10, TimeUnit.SECONDS),
+                "the topics alone, and the write of a group of one partition");
+        assertEquals(before, tree("/"), "no node created, changed or deleted");
 
         // Every node those reads visited changes: a watch armed by them would fire now.
         admin.create(ZkPaths.ids("a") + "/c2", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
@@ -467,6 +471,19 @@ class ZooKeeperAdapterIT {
                 .filter(ev -> !(ev instanceof CoordinatorEvent.ZkSyncConnected)
                         && !(ev instanceof CoordinatorEvent.BrokersChanged)).toList();
         assertEquals(List.of(), reported, "no answer, no watch event reaches the standby's sink");
+    }
+
+    /** Every node below {@code path}: its data and versions, by path. */
+    private Map<String, String> tree(String path) throws Exception {
+        Map<String, String> nodes = new TreeMap<>();
+        Stat stat = new Stat();
+        byte[] data = admin.getData(path, false, stat);
+        nodes.put(path, "version " + stat.getVersion() + ", cversion " + stat.getCversion() + ": "
+                + (data == null ? "null" : new String(data, StandardCharsets.UTF_8)));
+        for (String child : admin.getChildren(path, false)) {
+            nodes.putAll(tree(path.equals("/") ? "/" + child : path + "/" + child));
+        }
+        return nodes;
     }
 
     @Test
