@@ -94,6 +94,8 @@ public final class ConsumerRuntime {
 
     private int fetchingEpoch = SessionState.NONE;
     private final java.util.concurrent.ExecutorService events; // null without a listener
+    /** The fetchers' threads, reused across generations; each ends after a minute unused. */
+    private final java.util.concurrent.ExecutorService fetcherThreads;
 
     private volatile boolean consultAnswered;
     private volatile ConsumerStatus status;
@@ -112,6 +114,13 @@ public final class ConsumerRuntime {
             return t;
         });
         this.status = snapshot();
+        java.util.concurrent.atomic.AtomicInteger fetcherThreadCount = new java.util.concurrent.atomic.AtomicInteger();
+        this.fetcherThreads = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "shepherd-fetcher-" + config.consumerId() + "-idle-"
+                    + fetcherThreadCount.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         this.events = config.listener().isEmpty() ? null : Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "shepherd-consumer-events-" + config.consumerId());
             t.setDaemon(true);
@@ -203,6 +212,7 @@ public final class ConsumerRuntime {
             }
         }
         loop.shutdownNow();
+        fetcherThreads.shutdownNow();
         client.close();
         closeEvents();
     }
@@ -232,6 +242,7 @@ public final class ConsumerRuntime {
         client.close();
         List<Fetcher> stopped = List.copyOf(fetchers); // racy reads of loop state are fine: the loop is gone
         stopped.forEach(Fetcher::close);
+        fetcherThreads.shutdownNow();
         if (router != null) {
             router.all().forEach(q -> {
                 q.clear();
@@ -477,7 +488,7 @@ public final class ConsumerRuntime {
             fetchers.add(f);
             emit(ConsumerEvent.Kind.FETCH_STARTED, a.topic(), a.partition(), fetchingEpoch, generation, a.offset(),
                     ErrorCode.NONE, null);
-            f.start();
+            f.start(fetcherThreads);
             names.add(a.topic() + "/" + a.partition() + "@" + a.offset());
         }
         LOG.info("{} of group {}: fetching generation {}: {}", config.consumerId(), config.groupId(), generation,

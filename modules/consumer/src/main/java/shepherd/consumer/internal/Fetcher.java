@@ -1,6 +1,9 @@
 package shepherd.consumer.internal;
 
 import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import shepherd.consumer.ConsumerRecord;
@@ -10,9 +13,12 @@ import shepherd.consumer.SourceRecord;
 import shepherd.protocol.OffsetReset;
 
 /**
- * One partition of one generation: a thread that reads the partition's log from the Start offset into the queue of
- * the stream that owns it (seed Start handler 4.1). It never runs on the network loop, and the source's code never
- * runs there either. Closed by the loop on Stop; it then adds nothing more ({@link StreamQueue#offer}).
+ * One partition of one generation: a task, on a thread of its consumer's fetcher pool, that reads the partition's
+ * log from the Start offset into the queue of the stream that owns it (seed Start handler 4.1). It never runs on the
+ * network loop, and the source's code never runs there either. Closed by the loop on Stop; it then adds nothing more
+ * ({@link StreamQueue#offer}), whenever its thread notices. The pool's threads outlive generations: a rebalance
+ * that moved every partition used to create and end one thread per partition and consumer, most of the consumers'
+ * CPU in a rebalance (docs/performance.md). While it runs, its thread bears the fetcher's name.
  *
  * <p>A read error is logged once per failure streak with the partition and offset, then the fetcher waits and
  * opens a new reader at the next offset: a log that is briefly unreadable delays this partition only.
@@ -32,7 +38,9 @@ final class Fetcher implements Runnable {
     private final StreamQueue queue;
     private final int batchRecordsMax;
     private final long waitMs;
-    private final Thread thread;
+    private final String threadName;
+    /** The run on the pool; null until {@link #start}. */
+    private Future<?> running;
     /** Written under the queue's lock only (see {@link StreamQueue}); read by this thread without it too. */
     volatile boolean closed;
     /** The next offset to read, kept across reader failures so that a retry neither skips nor repeats a record. */
@@ -50,8 +58,7 @@ final class Fetcher implements Runnable {
         this.queue = queue;
         this.batchRecordsMax = batchRecordsMax;
         this.waitMs = waitMs;
-        this.thread = new Thread(this, "shepherd-fetcher-" + consumerId + "-" + topic + "/" + partition);
-        this.thread.setDaemon(true);
+        this.threadName = "shepherd-fetcher-" + consumerId + "-" + topic + "/" + partition;
     }
 
     String topic() {
@@ -66,18 +73,41 @@ final class Fetcher implements Runnable {
         return generation;
     }
 
-    void start() {
-        thread.start();
+    /** Runs on a thread of {@code pool}; never, if the pool is shut down (the consumer halted meanwhile). */
+    void start(ExecutorService pool) {
+        try {
+            running = pool.submit(this);
+        } catch (RejectedExecutionException e) {
+            queue.close(this);
+        }
     }
 
-    /** Refuses further records (at once, under the queue's lock) and wakes the thread so it exits. */
+    /**
+     * Refuses further records (at once, under the queue's lock) and interrupts the run so it ends; a run not begun yet
+     * never begins. The interrupt reaches this run only: a pool thread that has moved on to another fetcher is not
+     * disturbed ({@link Future#cancel}).
+     */
     void close() {
         queue.close(this);
-        thread.interrupt();
+        Future<?> r = running;
+        if (r != null) {
+            r.cancel(true);
+        }
     }
 
     @Override
     public void run() {
+        Thread thread = Thread.currentThread();
+        String poolName = thread.getName();
+        thread.setName(threadName);
+        try {
+            fetchUntilClosed();
+        } finally {
+            thread.setName(poolName);
+        }
+    }
+
+    private void fetchUntilClosed() {
         position = startOffset;
         int failures = 0;
         while (!closed) {
@@ -125,7 +155,7 @@ final class Fetcher implements Runnable {
 
     private boolean pause(long ms) {
         try {
-            Thread.sleep(ms); // retry backoff of a failing log read, on this fetcher's own thread
+            Thread.sleep(ms); // retry backoff of a failing log read, on this fetcher's thread
             return !closed;
         } catch (InterruptedException e) {
             return false;
