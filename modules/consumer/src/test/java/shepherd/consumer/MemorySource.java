@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** A partition source in memory for tests: {@link #append} records, readers wait for them. */
-final class MemorySource implements PartitionSource {
+public final class MemorySource implements PartitionSource {
     private final Map<String, List<byte[]>> logs = new ConcurrentHashMap<>();
 
     @Override
@@ -16,7 +16,7 @@ final class MemorySource implements PartitionSource {
     }
 
     /** Appends {@code "<topic>/<partition>:<offset>"} records until the log has {@code count}. */
-    void fill(String topic, String partition, int count) {
+    public void fill(String topic, String partition, int count) {
         List<byte[]> log = log(topic, partition);
         synchronized (log) {
             while (log.size() < count) {
