@@ -2,6 +2,7 @@ package shepherd.consumer.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -50,45 +51,46 @@ class FetcherTest {
         return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name));
     }
 
+    private record Started(Fetcher fetcher, StreamQueue queue) {}
+
+    /**
+     * A fetcher of {@code partition} started on the pool, its log 100 records long: more than its queue holds, so
+     * once the queue is full it waits for room, interruptibly, until it is closed.
+     */
+    private Started start(String partition, int generation) {
+        source.fill("t", partition, 100);
+        StreamQueue queue = queue(partition);
+        Fetcher fetcher = fetcher(partition, generation, queue);
+        fetcher.start(pool);
+        return new Started(fetcher, queue);
+    }
+
     @Test
     void aLateCloseOfTheFetcherBeforeDoesNotStopTheNextOneOnTheSameThread() throws Exception {
-        // More records than a queue holds: each fetcher waits for room, interruptibly, until it is closed.
-        source.fill("t", "1-0", 100);
-        source.fill("t", "1-1", 100);
-        StreamQueue first = queue("1-0");
-        Fetcher a = fetcher("1-0", 1, first);
-        a.start(pool);
-        assertEquals(0, take(first).offset());
+        Started a = start("1-0", 1);
+        assertEquals(0, take(a.queue()).offset());
         assertTrue(threadNamed("shepherd-fetcher-c-t/1-0"), "the thread bears the fetcher's name");
-        a.close();
+        a.fetcher().close();
 
-        StreamQueue second = queue("1-1");
-        Fetcher b = fetcher("1-1", 2, second);
-        b.start(pool);
-        assertEquals(0, take(second).offset());
+        Started b = start("1-1", 2);
+        assertEquals(0, take(b.queue()).offset());
         assertTrue(threadNamed("shepherd-fetcher-c-t/1-1"), "the same thread, now the next fetcher's");
 
-        a.close(); // again, late: as halt() closes whatever it finds
+        a.fetcher().close(); // again, late: as halt() closes whatever it finds
         for (long offset = 1; offset <= 10; offset++) {
-            assertEquals(offset, take(second).offset(), "the next fetcher goes on");
+            assertEquals(offset, take(b.queue()).offset(), "the next fetcher goes on");
         }
-        b.close();
+        b.fetcher().close();
     }
 
     @Test
     void aFetcherClosedBeforeItsRunBeginsNeverReads() throws Exception {
-        source.fill("t", "1-0", 100);
-        source.fill("t", "1-1", 100);
-        StreamQueue busy = queue("1-0");
-        Fetcher running = fetcher("1-0", 1, busy);
-        running.start(pool); // holds the pool's one thread
-        take(busy);
-        StreamQueue never = queue("1-1");
-        Fetcher waiting = fetcher("1-1", 1, never);
-        waiting.start(pool);
-        waiting.close();
-        running.close();
-        assertEquals(null, never.take(TimeUnit.MILLISECONDS.toNanos(100)), "nothing read for a closed fetcher");
-        assertTrue(pool.submit(() -> { }).get(5, TimeUnit.SECONDS) == null, "the thread is free again");
+        Started running = start("1-0", 1); // holds the pool's one thread
+        take(running.queue());
+        Started waiting = start("1-1", 1);
+        waiting.fetcher().close();
+        running.fetcher().close();
+        assertNull(waiting.queue().take(TimeUnit.MILLISECONDS.toNanos(100)), "nothing read for a closed fetcher");
+        assertNull(pool.submit(() -> { }).get(5, TimeUnit.SECONDS), "the thread is free again");
     }
 }
