@@ -123,10 +123,10 @@ public final class Broker implements AutoCloseable {
      * The coordinator's code run on private state in the background ({@link Warmup}, {@code warmup.ms}); then the
      * ZooKeeper side of a takeover rehearsed: the topics and up to {@value #WARMUP_READ_GROUPS_MAX} groups read with
      * the answers discarded, and a write always refused at its epoch check ({@link ZooKeeperAdapter#rehearseTakeover});
-     * then {@value #WARMUP_CONSULTS} Consults sent to this broker over a connection of its own ({@link SelfConsult}). A standby's first takeover should not be its JVM's first run of
-     * that code: loading the tree and answering its consumers' first requests are most of a takeover. None of it
-     * changes anything the broker holds or arms a watch; if it fails, the broker is only slower at its first
-     * takeover.
+     * then {@value #WARMUP_CONSULTS} Consults sent to this broker over a connection of its own ({@link SelfConsult}).
+     * A standby's first takeover should not be its JVM's first run of that code: loading the tree and answering its
+     * consumers' first requests are most of a takeover. None of it changes anything the broker holds or the tree, or
+     * arms a watch; if it fails, the broker is only slower at its first takeover.
      */
     private static void startWarmup(BrokerConfig config, ZooKeeperAdapter adapter, int port) {
         if (config.warmupMs() <= 0) {

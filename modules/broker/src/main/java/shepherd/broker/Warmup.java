@@ -1,10 +1,9 @@
 package shepherd.broker;
 
-import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import shepherd.coordination.CoordinatorTimer;
@@ -51,10 +50,11 @@ final class Warmup {
             return t;
         });
         BrokerMetrics metrics = new BrokerMetrics(0);
+        GroupSnapshot recorded = recordedGroup();
         int rounds = 0;
         try {
             do {
-                round(codec, message -> { });
+                round(codec, message -> { }, recorded);
                 loopRound(timerThread, metrics);
                 rounds++;
             } while (System.nanoTime() - deadline < 0 && rounds < ROUNDS_MAX);
@@ -79,23 +79,24 @@ final class Warmup {
      * @return how many firings were current (every timer's, unless the timer thread was slower than the wait)
      */
     static int loopRound(ScheduledExecutorService timerThread, BrokerMetrics metrics) {
-        ConcurrentLinkedQueue<LoopTimers.Due> fired = new ConcurrentLinkedQueue<>();
+        LinkedBlockingQueue<LoopTimers.Due> fired = new LinkedBlockingQueue<>();
         LoopTimers timers = new LoopTimers(timerThread, fired::add);
         for (CoordinatorTimer timer : TIMERS) {
             timers.arm(timer, 0);
         }
         long waitUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
-        ArrayDeque<LoopTimers.Due> taken = new ArrayDeque<>();
-        while (taken.size() < TIMERS.length && System.nanoTime() - waitUntil < 0) {
-            LoopTimers.Due due = fired.poll();
-            if (due == null) {
-                Thread.onSpinWait();
-            } else {
-                taken.add(due);
-            }
-        }
         int current = 0;
-        for (LoopTimers.Due due : taken) {
+        for (int taken = 0; taken < TIMERS.length; taken++) {
+            LoopTimers.Due due;
+            try {
+                due = fired.poll(waitUntil - System.nanoTime(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            if (due == null) {
+                break; // the timer thread was slower than the wait
+            }
             current += timers.fired(due) ? 1 : 0;
         }
         for (CoordinatorTimer timer : TIMERS) {
@@ -115,7 +116,13 @@ final class Warmup {
 
     /** One round; {@code seen} is shown every message after the codec (tests); returns the rig, CLOSED by then. */
     static CoreRig round(FrameCodec codec, java.util.function.Consumer<shepherd.protocol.Message> seen) {
-        CoreRig rig = new CoreRig(PARTITIONS, throughZnodeCodec(recordedGroup()), true);
+        return round(codec, seen, recordedGroup());
+    }
+
+    /** One round taking over {@code recorded} ({@link #recordedGroup}: the same every round, so made once per run). */
+    private static CoreRig round(FrameCodec codec, java.util.function.Consumer<shepherd.protocol.Message> seen,
+                                 GroupSnapshot recorded) {
+        CoreRig rig = new CoreRig(PARTITIONS, throughZnodeCodec(recorded), true);
         rig.onMessage = message -> {
             throughWireCodec(codec, message);
             seen.accept(message);

@@ -39,8 +39,8 @@ final class Fetcher implements Runnable {
     private final int batchRecordsMax;
     private final long waitMs;
     private final String threadName;
-    /** The run on the pool; null until {@link #start}. */
-    private Future<?> running;
+    /** The run on the pool; null until {@link #start}. Volatile: {@code halt()} closes fetchers from its own thread. */
+    private volatile Future<?> running;
     /** Written under the queue's lock only (see {@link StreamQueue}); read by this thread without it too. */
     volatile boolean closed;
     /** The next offset to read, kept across reader failures so that a retry neither skips nor repeats a record. */
