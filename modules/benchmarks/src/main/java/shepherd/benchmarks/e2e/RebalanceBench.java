@@ -36,6 +36,8 @@ import shepherd.coordination.TriggerState;
  */
 public final class RebalanceBench {
     private static final long STABLE_TIMEOUT_MS = 60_000;
+    /** Warm-up cycles (of {@code --warmup}) that go through the measured path, counting included. */
+    private static final int MEASURED_WARMUP = 30;
 
     private RebalanceBench() {}
 
@@ -58,11 +60,12 @@ public final class RebalanceBench {
 
     /** One row per (kind, size, partitions). */
     record Row(String kind, int consumers, int partitions, List<Double> latencyMs, List<Double> fromActionMs,
-               List<Double> zkWrites, List<Double> zkRequests, int extraGenerations, List<Double> stopPhaseMs,
-               List<Double> writePhaseMs, List<Double> startPhaseMs, int[] irregular) {
+               List<Double> zkWrites, List<Double> zkRequests, int[] extra, List<Double> stopPhaseMs,
+               List<Double> writePhaseMs, List<Double> startPhaseMs, ThreadCpu.Totals cpu, int[] irregular) {
         Row(String kind, int consumers, int partitions) {
             this(kind, consumers, partitions, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                    new ArrayList<>(), 0, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new int[1]);
+                    new ArrayList<>(), new int[1], new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ThreadCpu.Totals(),
+                    new int[1]);
         }
 
         /**
@@ -86,6 +89,7 @@ public final class RebalanceBench {
     static List<Row> run(Report report, int reps, int warmup, List<Integer> sizes, List<Integer> partitionCounts,
                          int pingIntervalMs, int maxPingRetries) throws Exception {
         List<Row> rows = new ArrayList<>();
+        long[] compilationMs = new long[2]; // while waiting for the compilers to go quiet; while measuring
         // The broker's production rebalance timeouts (Stop 2 s, Start 5 s), not LocalCluster's short test ones: with
         // 256 partitions per consumer a Start starts 256 fetcher threads, which on a loaded 2-core machine can take
         // longer than the test timeout of 1 s, and the group then retries instead of settling.
@@ -97,7 +101,8 @@ public final class RebalanceBench {
                     + " D = 100 ms, lease safety margin 50 ms; Stop and Start timeouts 2 s and 5 s), embedded ZooKeeper, consumers in this JVM with ping"
                     + " interval %d ms and max_ping_retries %d (lease L = %d ms), range assignor, %d repetitions, each"
                     + " configuration after %d unmeasured join + leave cycles (JIT warm-up of broker, ZooKeeper and"
-                    + " consumers: a long-running coordinator's steady state).",
+                    + " consumers: a long-running coordinator's steady state; the last 30 of them through the measured"
+                    + " path, the harness's counting included), then until the JIT compilers were quiet for 1 s.",
                     cluster.sessionTimeoutMs(), pingIntervalMs, maxPingRetries,
                     (long) pingIntervalMs * (maxPingRetries + 1), reps, warmup));
             report.line("");
@@ -108,7 +113,7 @@ public final class RebalanceBench {
             for (int partitions : partitionCounts) {
                 for (int n : sizes) {
                     rows.addAll(configuration(cluster, quiet, n, partitions, reps, warmup, pingIntervalMs,
-                            maxPingRetries));
+                            maxPingRetries, compilationMs));
                 }
             }
         }
@@ -122,7 +127,7 @@ public final class RebalanceBench {
             cells.add(Report.num(Report.median(r.zkWrites())));
             cells.add(Report.num(Report.median(r.zkRequests())) + " (max " + Report.num(Report.max(r.zkRequests()))
                     + ")");
-            cells.add(r.extraGenerations() + (r.irregular()[0] > 0 ? " (" + r.irregular()[0] + " not timed)" : ""));
+            cells.add(r.extra()[0] + (r.irregular()[0] > 0 ? " (" + r.irregular()[0] + " not timed)" : ""));
             cells.add(verdict(r));
             table.add(cells);
             phases.add(List.of(r.kind(), Integer.toString(r.consumers()), Integer.toString(r.partitions()),
@@ -146,6 +151,31 @@ public final class RebalanceBench {
         report.line("");
         report.table(List.of("kind", "consumers", "partitions", "Stop round", "owners write", "Start round"),
                 phases);
+        report.line("");
+        report.line("CPU per rebalance (mean ms of CPU time per repetition, from the action until the group was"
+                + " stable again, by kind of thread of this JVM: set against the latency and the machine's cores, it"
+                + " says whether a rebalance waits for a core or for a hand-off):");
+        report.line("");
+        List<String> kinds = new ArrayList<>();
+        rows.forEach(r -> r.cpu().meanMs().keySet().forEach(k -> {
+            if (!kinds.contains(k)) {
+                kinds.add(k);
+            }
+        }));
+        List<List<String>> cpu = new ArrayList<>();
+        for (Row r : rows) {
+            List<String> cells = new ArrayList<>(List.of(r.kind(), Integer.toString(r.consumers()),
+                    Integer.toString(r.partitions())));
+            Map<String, Double> mean = r.cpu().meanMs();
+            kinds.forEach(k -> cells.add(Report.ms(mean.getOrDefault(k, 0.0))));
+            cpu.add(cells);
+        }
+        List<String> header = new ArrayList<>(List.of("kind", "consumers", "partitions"));
+        header.addAll(kinds);
+        report.table(header, cpu);
+        report.line(String.format(Locale.ROOT, "JIT compilation: %d ms while the harness waited for the compilers to"
+                + " go quiet before measuring; %d ms during the measured join and leave repetitions.",
+                compilationMs[0], compilationMs[1]));
         return rows;
     }
 
@@ -167,7 +197,8 @@ public final class RebalanceBench {
     }
 
     private static List<Row> configuration(LocalCluster cluster, Quiet quiet, int n, int partitions, int reps,
-                                           int warmup, int pingIntervalMs, int maxPingRetries) throws Exception {
+                                           int warmup, int pingIntervalMs, int maxPingRetries, long[] compilationMs)
+            throws Exception {
         String group = "g" + n + "x" + partitions;
         String topic = "t" + partitions;
         Members members = new Members(cluster::bootstrap, pingIntervalMs, maxPingRetries);
@@ -190,60 +221,42 @@ public final class RebalanceBench {
                 stable = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
                 awaitRunOver(cluster, group);
             }
-            quiet.await();
+            // Then a few through the measured path itself, into rows thrown away: the harness's own counting
+            // (ZooKeeper's four-letter words, the threads' CPU clocks) is code too, and compiled late it would compete
+            // for the cores with the repetitions measured. Then the JIT compilers must have gone quiet.
             Row join = new Row("join", n, partitions);
             Row leave = new Row("leave", n, partitions);
             Row fail = new Row("fail", n, partitions);
-            int joinExtra = 0;
-            int leaveExtra = 0;
-            int failExtra = 0;
-            for (int rep = 0; rep < reps; rep++) {
-                String x = "join-" + rep;
-                List<String> all = with(base, x);
-                // join
-                ZkCounters z0 = quiet.counters();
-                long t0 = System.nanoTime();
-                members.start(group, x, topic);
-                Members.Stable after = members.awaitStable(all, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
-                long trigger = Math.min(members.registeredNanos(x),
-                        members.firstStopSince(base, t0).orElse(Long.MAX_VALUE));
-                join.sample(members, all, trigger, Long.MIN_VALUE, after);
-                joinExtra += after.generation() - stable.generation() > 1 ? 1 : 0;
-                stable = after;
-                recordZk(quiet, z0, join);
-                awaitRunOver(cluster, group);
-                // leave
-                z0 = quiet.counters();
-                t0 = System.nanoTime();
-                members.shutdown(x);
-                after = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
-                OptionalLong stop = members.firstStopSince(base, t0);
-                if (stop.isPresent()) {
-                    leave.sample(members, base, stop.getAsLong(), t0, after);
-                } else {
-                    leave.irregular()[0]++; // no member stopped after the action: another run moved the group
-                }
-                leaveExtra += after.generation() - stable.generation() > 1 ? 1 : 0;
-                stable = after;
-                recordZk(quiet, z0, leave);
-                awaitRunOver(cluster, group);
+            quiet.await();
+            for (int i = 0; i < Math.min(warmup, MEASURED_WARMUP); i++) {
+                stable = joinAndLeave(cluster, members, quiet, group, topic, base, "warm-measured-" + i, stable,
+                        new Row("join", n, partitions), new Row("leave", n, partitions));
             }
+            compilationMs[0] += Jit.awaitQuiet();
+            System.out.printf(Locale.ROOT, "  %d consumers x %d partitions: warmed up, measuring%n", n, partitions);
+            long compiledBefore = Jit.totalMs();
+            for (int rep = 0; rep < reps; rep++) {
+                stable = joinAndLeave(cluster, members, quiet, group, topic, base, "join-" + rep, stable, join, leave);
+            }
+            compilationMs[1] += Jit.totalMs() - compiledBefore;
             for (int rep = 0; rep < reps; rep++) {
                 String y = "fail-" + rep;
                 stable = joinAndSettle(cluster, members, group, topic, base, y, stable);
                 quiet.await();
                 ZkCounters z0 = quiet.counters();
+                ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
                 long t0 = System.nanoTime();
                 members.halt(y);
                 Members.Stable after = members.awaitStable(base, stable.epoch(), stable.generation(),
                         STABLE_TIMEOUT_MS);
+                fail.cpu().add(ThreadCpu.between(cpu0, ThreadCpu.snapshot()));
                 OptionalLong stop = members.firstStopSince(base, t0);
                 if (stop.isPresent()) {
                     fail.sample(members, base, stop.getAsLong(), t0, after);
                 } else {
                     fail.irregular()[0]++;
                 }
-                failExtra += after.generation() - stable.generation() > 1 ? 1 : 0;
+                fail.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
                 stable = after;
                 recordZk(quiet, z0, fail);
                 awaitRunOver(cluster, group);
@@ -252,10 +265,49 @@ public final class RebalanceBench {
             System.out.printf(Locale.ROOT, "  %d consumers x %d partitions: join p50 %.1f ms, leave p50 %.1f ms,"
                     + " fail p50 %.1f ms (owners verified)%n", n, partitions, Report.median(join.latencyMs()),
                     Report.median(leave.latencyMs()), Report.median(fail.latencyMs()));
-            return List.of(withExtra(join, joinExtra), withExtra(leave, leaveExtra), withExtra(fail, failExtra));
+            return List.of(join, leave, fail);
         } finally {
             members.closeAll();
         }
+    }
+
+    /**
+     * One measured join of {@code id} and its graceful leave, each sampled into its row: the latency and its phases,
+     * the ZooKeeper operations, the CPU of every thread.
+     */
+    private static Members.Stable joinAndLeave(LocalCluster cluster, Members members, Quiet quiet, String group,
+                                               String topic, List<String> base, String x, Members.Stable stable,
+                                               Row join, Row leave) throws Exception {
+        List<String> all = with(base, x);
+        ZkCounters z0 = quiet.counters();
+        ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
+        long t0 = System.nanoTime();
+        members.start(group, x, topic);
+        Members.Stable after = members.awaitStable(all, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+        join.cpu().add(ThreadCpu.between(cpu0, ThreadCpu.snapshot()));
+        long trigger = Math.min(members.registeredNanos(x), members.firstStopSince(base, t0).orElse(Long.MAX_VALUE));
+        join.sample(members, all, trigger, Long.MIN_VALUE, after);
+        join.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
+        stable = after;
+        recordZk(quiet, z0, join);
+        awaitRunOver(cluster, group);
+
+        z0 = quiet.counters();
+        cpu0 = ThreadCpu.snapshot();
+        t0 = System.nanoTime();
+        members.shutdown(x);
+        after = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+        leave.cpu().add(ThreadCpu.between(cpu0, ThreadCpu.snapshot()));
+        OptionalLong stop = members.firstStopSince(base, t0);
+        if (stop.isPresent()) {
+            leave.sample(members, base, stop.getAsLong(), t0, after);
+        } else {
+            leave.irregular()[0]++; // no member stopped after the action: another run moved the group
+        }
+        leave.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
+        recordZk(quiet, z0, leave);
+        awaitRunOver(cluster, group);
+        return after;
     }
 
     /** An unmeasured join of {@code id}: the group is stable again, the coordinator's run over. */
@@ -287,11 +339,6 @@ public final class RebalanceBench {
             Thread.sleep(2); // polling the broker's status between repetitions, never inside a measured one
         }
         throw new IllegalStateException("group " + group + " still rebalancing after " + STABLE_TIMEOUT_MS + " ms");
-    }
-
-    private static Row withExtra(Row r, int extra) {
-        return new Row(r.kind(), r.consumers(), r.partitions(), r.latencyMs(), r.fromActionMs(), r.zkWrites(),
-                r.zkRequests(), extra, r.stopPhaseMs(), r.writePhaseMs(), r.startPhaseMs(), r.irregular());
     }
 
     private static void recordZk(Quiet quiet, ZkCounters before, Row row) throws InterruptedException {

@@ -1,0 +1,119 @@
+package shepherd.benchmarks.e2e;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Where a harness JVM's CPU goes during one measured action, by kind of thread: the CPU time of every live Java
+ * thread (nanosecond clocks, unlike the process's own counter, which moves in 10 ms ticks), taken before and after
+ * and grouped by the thread's name. A thread that ends in between loses what it used since the first snapshot; one
+ * that starts in between counts whole. The JVM's own threads (JIT compilers, GC) are not Java threads: what the
+ * process used beyond the named threads is reported as {@code JVM's own (JIT, GC)}, from the process's coarse counter.
+ */
+final class ThreadCpu {
+    /** Thread name prefixes, in the order the table shows them; anything else is {@code other}. */
+    private static final List<String[]> KINDS = List.of(
+            new String[] {"consumer: io", "shepherd-client-io-"},
+            new String[] {"consumer: events", "shepherd-consumer-events-"},
+            new String[] {"consumer: session", "shepherd-consumer-"},
+            new String[] {"consumer: fetchers", "shepherd-fetcher-"},
+            new String[] {"broker: io", "shepherd-server-io-"},
+            new String[] {"broker: loop", "shepherd-broker-loop-"},
+            new String[] {"broker: timers", "shepherd-broker-timers-"},
+            new String[] {"broker: ZooKeeper client", "shepherd-zk-adapter-"},
+            new String[] {"ZooKeeper server", "NIOWorkerThread-", "NIOServerCxnFactory", "SyncThread",
+                "ProcessThread", "RequestThrottler", "CommitProcessor", "SessionTracker", "ConnnectionExpirer"},
+            new String[] {"harness", "main"});
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** Names by thread id, as first seen: the harness's threads keep theirs (fetcher threads are told apart by prefix). */
+    private static final Map<Long, String> NAMES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private ThreadCpu() {}
+
+    /** Thread id → (name, CPU nanoseconds), and the process's CPU nanoseconds last. */
+    record Snapshot(Map<Long, Long> cpu, Map<Long, String> names, long processNanos) {}
+
+    static Snapshot snapshot() {
+        Map<Long, Long> cpu = new HashMap<>();
+        Map<Long, String> names = new HashMap<>();
+        for (long id : THREADS.getAllThreadIds()) {
+            long nanos = THREADS.getThreadCpuTime(id);
+            String name = NAMES.computeIfAbsent(id, ThreadCpu::nameOf);
+            if (nanos >= 0 && name != null) {
+                cpu.put(id, nanos);
+                names.put(id, name);
+            }
+        }
+        long process = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+        return new Snapshot(cpu, names, process);
+    }
+
+    /** A thread's name, asked once per thread (a thread-info request stops the JVM at a safepoint). */
+    private static String nameOf(long id) {
+        ThreadInfo info = THREADS.getThreadInfo(id);
+        return info == null ? null : info.getThreadName();
+    }
+
+    /** CPU nanoseconds per kind of thread between two snapshots, {@code total} and {@code JVM's own (JIT, GC)} last. */
+    static Map<String, Long> between(Snapshot before, Snapshot after) {
+        Map<String, Long> byKind = new LinkedHashMap<>();
+        KINDS.forEach(k -> byKind.put(k[0], 0L));
+        byKind.put("other", 0L);
+        long named = 0;
+        for (Map.Entry<Long, Long> e : after.cpu().entrySet()) {
+            long used = e.getValue() - before.cpu().getOrDefault(e.getKey(), 0L);
+            byKind.merge(kind(after.names().get(e.getKey())), used, Long::sum);
+            named += used;
+        }
+        long process = after.processNanos() - before.processNanos();
+        byKind.put("JVM's own (JIT, GC)", Math.max(0, process - named));
+        byKind.put("total", Math.max(process, named));
+        return byKind;
+    }
+
+    private static String kind(String name) {
+        for (String[] k : KINDS) {
+            for (int i = 1; i < k.length; i++) {
+                if (name.startsWith(k[i])) {
+                    return k[0];
+                }
+            }
+        }
+        return "other";
+    }
+
+    /** Sums of {@link #between} over repetitions, for a mean per kind. */
+    static final class Totals {
+        private final Map<String, Long> nanos = new TreeMap<>();
+        private final Map<String, Integer> order = new HashMap<>();
+        private int samples;
+
+        void add(Map<String, Long> one) {
+            one.forEach((k, v) -> {
+                nanos.merge(k, v, Long::sum);
+                order.putIfAbsent(k, order.size());
+            });
+            samples++;
+        }
+
+        int samples() {
+            return samples;
+        }
+
+        /** Mean milliseconds per repetition, per kind, in the order kinds were first seen. */
+        Map<String, Double> meanMs() {
+            Map<String, Double> mean = new LinkedHashMap<>();
+            order.entrySet().stream().sorted(Map.Entry.comparingByValue())
+                    .forEach(e -> mean.put(e.getKey(), nanos.get(e.getKey()) / 1e6 / Math.max(1, samples)));
+            return mean;
+        }
+    }
+}
