@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,7 @@ public final class TransportClient implements AutoCloseable {
     private final TransportConfig config;
     private final FrameCodec codec;
     private final EventLoopGroup group;
+    private final ScheduledExecutorService loop;
     private final Set<ChannelConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closing = new AtomicBoolean();
 
@@ -38,6 +40,7 @@ public final class TransportClient implements AutoCloseable {
         this.config = config;
         this.codec = new FrameCodec(config.frameBytesMax());
         this.group = EventLoops.newGroup("shepherd-client-io", config);
+        this.loop = group.next();
     }
 
     public static TransportClient create(TransportConfig config) {
@@ -108,6 +111,17 @@ public final class TransportClient implements AutoCloseable {
             }
         });
         return result;
+    }
+
+    /**
+     * An event loop of this client, for work that belongs with its connections' I/O: a task submitted from the loop
+     * itself runs after the I/O at hand without waking anything, and a connection's callbacks, if it was opened on
+     * this loop, arrive on its thread. With {@link TransportConfig#ioThreads()} 1 (a client of its own, as a consumer
+     * has) every connection is on it. Never block on it; {@link #close()} stops it, after which it refuses tasks
+     * ({@link java.util.concurrent.RejectedExecutionException}).
+     */
+    public ScheduledExecutorService loop() {
+        return loop;
     }
 
     /** A snapshot of the open connections. */

@@ -56,8 +56,12 @@ import shepherd.transport.TransportConfig;
 
 /**
  * The network loop: one thread that owns the session state and drives the sans-I/O {@link ConsumerSession}
- * unchanged (DESIGN §6). Netty I/O threads, timers, fetchers and application calls only {@link #post} work onto it;
- * it never blocks and never runs application or partition-source code. Each event goes through
+ * unchanged (DESIGN §6). It is the consumer's own transport client's single I/O thread
+ * ({@link TransportClient#loop()}): a frame read from the coordinator becomes an event on the thread that read it,
+ * and an answer is written by the thread that decided it, with no hand-off either way (on a loop of its own, each
+ * Stop, Start and Ping cost two thread wake-ups more: docs/performance.md). Timers, fetchers and application calls
+ * only {@link #post} work onto it; it never blocks and never runs application or partition-source code. Once
+ * {@link #close()} or {@link #halt()} has begun, nothing of this consumer runs on it any more. Each event goes through
  * {@code core.onEvent}; the effects of the step are executed in list order, and anything they lead to (a response,
  * a closed socket, fetchers confirmed stopped) comes back as a later event.
  *
@@ -97,6 +101,8 @@ public final class ConsumerRuntime {
     /** The fetchers' threads, reused across generations; each ends after a minute unused. */
     private final java.util.concurrent.ExecutorService fetcherThreads;
 
+    /** Set by close() and halt(): the loop (the transport's) runs nothing of this consumer's any more. */
+    private volatile boolean loopStopped;
     private volatile boolean consultAnswered;
     private volatile ConsumerStatus status;
 
@@ -108,11 +114,7 @@ public final class ConsumerRuntime {
         this.client = TransportClient.create(TransportConfig.defaults().withIoThreads(1)
                 .withRequestTimeoutMs(config.requestTimeoutMs())
                 .withConnectTimeoutMs(Math.min(config.requestTimeoutMs(), TransportConfig.CONNECT_TIMEOUT_MS_DEFAULT)));
-        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "shepherd-consumer-" + config.consumerId());
-            t.setDaemon(true);
-            return t;
-        });
+        this.loop = client.loop();
         this.status = snapshot();
         java.util.concurrent.atomic.AtomicInteger fetcherThreadCount = new java.util.concurrent.atomic.AtomicInteger();
         this.fetcherThreads = Executors.newCachedThreadPool(r -> {
@@ -211,7 +213,7 @@ public final class ConsumerRuntime {
                 LOG.warn("{}: the network loop did not stop in time: {}", config.consumerId(), e.toString());
             }
         }
-        loop.shutdownNow();
+        loopStopped = true;
         fetcherThreads.shutdownNow();
         client.close();
         closeEvents();
@@ -238,7 +240,7 @@ public final class ConsumerRuntime {
      */
     public void halt() {
         terminated.complete(new SessionState.Termination(ErrorCode.NONE, "halted"));
-        loop.shutdownNow();
+        loopStopped = true;
         client.close();
         List<Fetcher> stopped = List.copyOf(fetchers); // racy reads of loop state are fine: the loop is gone
         stopped.forEach(Fetcher::close);
@@ -303,8 +305,14 @@ public final class ConsumerRuntime {
     // ------------------------------------------------------------------ the loop
 
     private boolean post(Runnable task) {
+        if (loopStopped) {
+            return false;
+        }
         try {
             loop.execute(() -> {
+                if (loopStopped) {
+                    return; // closed or halted: nothing more runs, as on a loop shut down
+                }
                 try {
                     task.run();
                 } catch (RuntimeException e) {
@@ -530,7 +538,11 @@ public final class ConsumerRuntime {
     private void setTimer(TimerKey key, long deadlineMs) {
         cancelTimer(key);
         long delay = Math.max(0, deadlineMs - clockMs.getAsLong());
-        timers.put(key, loop.schedule(() -> feed(new SessionEvent.TimerFired(key)), delay, TimeUnit.MILLISECONDS));
+        timers.put(key, loop.schedule(() -> {
+            if (!loopStopped) {
+                feed(new SessionEvent.TimerFired(key));
+            }
+        }, delay, TimeUnit.MILLISECONDS));
     }
 
     private void cancelTimer(TimerKey key) {
