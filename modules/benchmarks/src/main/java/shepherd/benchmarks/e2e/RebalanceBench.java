@@ -36,7 +36,7 @@ import shepherd.coordination.TriggerState;
  */
 public final class RebalanceBench {
     private static final long STABLE_TIMEOUT_MS = 60_000;
-    /** Warm-up cycles (of {@code --warmup}) that go through the measured path, counting included. */
+    /** Warm-up cycles after {@code --warmup} that go through the measured path, counting included (at most as many). */
     private static final int MEASURED_WARMUP = 30;
 
     private RebalanceBench() {}
@@ -101,10 +101,10 @@ public final class RebalanceBench {
                     + " D = 100 ms, lease safety margin 50 ms; Stop and Start timeouts 2 s and 5 s), embedded ZooKeeper, consumers in this JVM with ping"
                     + " interval %d ms and max_ping_retries %d (lease L = %d ms), range assignor, %d repetitions, each"
                     + " configuration after %d unmeasured join + leave cycles (JIT warm-up of broker, ZooKeeper and"
-                    + " consumers: a long-running coordinator's steady state; the last 30 of them through the measured"
-                    + " path, the harness's counting included), then until the JIT compilers were quiet for 1 s.",
+                    + " consumers: a long-running coordinator's steady state), %d more through the measured path (the"
+                    + " harness's counting is code to warm up too), then until the JIT compilers were quiet for 1 s.",
                     cluster.sessionTimeoutMs(), pingIntervalMs, maxPingRetries,
-                    (long) pingIntervalMs * (maxPingRetries + 1), reps, warmup));
+                    (long) pingIntervalMs * (maxPingRetries + 1), reps, warmup, Math.min(warmup, MEASURED_WARMUP)));
             report.line("");
             Quiet quiet = new Quiet(zk);
             for (int partitions : partitionCounts) {

@@ -118,7 +118,7 @@ public final class ConsumerRuntime {
         this.status = snapshot();
         java.util.concurrent.atomic.AtomicInteger fetcherThreadCount = new java.util.concurrent.atomic.AtomicInteger();
         this.fetcherThreads = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "shepherd-fetcher-" + config.consumerId() + "-idle-"
+            Thread t = new Thread(r, "shepherd-fetcher-" + config.consumerId() + "-"
                     + fetcherThreadCount.incrementAndGet());
             t.setDaemon(true);
             return t;
