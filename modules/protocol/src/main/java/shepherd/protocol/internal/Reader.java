@@ -231,8 +231,10 @@ public final class Reader {
             values[i] = element.read(this);
         }
         path.pop();
+        // An immutable list already: the message records' constructors take a copy of any other (List.copyOf),
+        // which for 1,024 elements was two more passes over the array.
         @SuppressWarnings("unchecked") // every element is a T: read above
-        List<T> list = (List<T>) Arrays.asList(values);
+        List<T> list = (List<T>) List.of(values);
         return list;
     }
 
