@@ -3,7 +3,9 @@ package shepherd.chaos.nemesis;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import shepherd.chaos.cluster.ChaosCluster;
@@ -357,10 +359,37 @@ public final class Nemeses {
                 && s.consumer().equals(victim) && s.nanoTime() >= from);
     }
 
-    /** A consumer cut off or paused beyond its lease stopped fetching (nemeses 5, 6). */
+    /**
+     * A consumer cut off or paused beyond its lease stopped fetching (nemeses 5, 6). The victim was fetching when it
+     * was picked, but a rebalance (a consumer of the previous fault coming back, say) can stop it in the moment
+     * before the fault begins: a consumer that fetched nothing from {@code from} on had nothing to fence, and that
+     * is noted instead of judged.
+     */
     private static void expectSelfFenced(FaultContext c, String victim, long from) {
+        if (!selfFenced(c, victim, from) && !fetchedSince(c, victim, from)) {
+            c.note("consumer " + victim + " had stopped fetching (a Stop of a rebalance) before the fault began and"
+                    + " started nothing since: nothing to fence");
+            return;
+        }
         c.expect(selfFenced(c, victim, from), "ConsumerSelfFences", "consumer " + victim
                 + " should have stopped fetching once its lease ran out");
+    }
+
+    /** Whether {@code victim} was fetching some partition at {@code from}, or started one after it. */
+    private static boolean fetchedSince(FaultContext c, String victim, long from) {
+        c.observer().poll(List.of(c.cluster().historyFile(victim)));
+        Map<String, Boolean> fetchingAtFrom = new HashMap<>();
+        for (Entry e : c.observer().fetchEvents()) {
+            if (e instanceof Entry.FetchStarted s && s.consumer().equals(victim)) {
+                if (s.nanoTime() >= from) {
+                    return true;
+                }
+                fetchingAtFrom.put(s.topic() + "/" + s.partition(), true);
+            } else if (e instanceof Entry.FetchStopped s && s.consumer().equals(victim) && s.nanoTime() < from) {
+                fetchingAtFrom.put(s.topic() + "/" + s.partition(), false);
+            }
+        }
+        return fetchingAtFrom.containsValue(true);
     }
 
     /** A live, unpaused consumer that is fetching something (the first such, in the run's random order). */

@@ -17,7 +17,8 @@ import shepherd.coordination.TriggerState;
  * Rebalance latency end to end (issue 9, DESIGN §9): a real ZooKeeper server and a real broker on loopback, real
  * consumers in this JVM. For each group size and partition count, a consumer joins, leaves gracefully and fails,
  * {@code --reps} times each, and the harness prints min / p50 / p99 / max of the time from the trigger to the group
- * being stable again, and the ZooKeeper operations each one cost.
+ * being stable again, the ZooKeeper operations each one cost, and the CPU each kind of thread of this JVM used
+ * ({@link ThreadCpu}).
  *
  * <p><b>Trigger</b>: the coordinator's step that accepted a registration or removed a member. That step sends the
  * RegisterResponse (join) and the first Stop of the run in the same breath, so the harness takes the earliest of
@@ -36,7 +37,7 @@ import shepherd.coordination.TriggerState;
  */
 public final class RebalanceBench {
     private static final long STABLE_TIMEOUT_MS = 60_000;
-    /** Warm-up cycles after {@code --warmup} that go through the measured path, counting included (at most as many). */
+    /** Warm-up cycles after the {@code --warmup} ones, through the measured path (at most as many as those). */
     private static final int MEASURED_WARMUP = 30;
 
     private RebalanceBench() {}
@@ -64,8 +65,8 @@ public final class RebalanceBench {
                List<Double> writePhaseMs, List<Double> startPhaseMs, ThreadCpu.Totals cpu, int[] irregular) {
         Row(String kind, int consumers, int partitions) {
             this(kind, consumers, partitions, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                    new ArrayList<>(), new int[1], new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ThreadCpu.Totals(),
-                    new int[1]);
+                    new ArrayList<>(), new int[1], new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
+                    new ThreadCpu.Totals(), new int[1]);
         }
 
         /**
@@ -272,7 +273,7 @@ public final class RebalanceBench {
     }
 
     /**
-     * One measured join of {@code id} and its graceful leave, each sampled into its row: the latency and its phases,
+     * One measured join of {@code x} and its graceful leave, each sampled into its row: the latency and its phases,
      * the ZooKeeper operations, the CPU of every thread.
      */
     private static Members.Stable joinAndLeave(LocalCluster cluster, Members members, Quiet quiet, String group,

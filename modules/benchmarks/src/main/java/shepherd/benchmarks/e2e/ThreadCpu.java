@@ -19,11 +19,10 @@ import java.util.TreeMap;
 final class ThreadCpu {
     /** Thread name prefixes, in the order the table shows them; anything else is {@code other}. */
     private static final List<String[]> KINDS = List.of(
-            new String[] {"consumer: io", "shepherd-client-io-"},
+            new String[] {"consumer: I/O and session", "shepherd-client-io-"},
             new String[] {"consumer: events", "shepherd-consumer-events-"},
-            new String[] {"consumer: session", "shepherd-consumer-"},
             new String[] {"consumer: fetchers", "shepherd-fetcher-"},
-            new String[] {"broker: io", "shepherd-server-io-"},
+            new String[] {"broker: I/O", "shepherd-server-io-"},
             new String[] {"broker: loop", "shepherd-broker-loop-"},
             new String[] {"broker: timers", "shepherd-broker-timers-"},
             new String[] {"broker: ZooKeeper client", "shepherd-zk-adapter-"},
@@ -32,7 +31,7 @@ final class ThreadCpu {
             new String[] {"harness", "main"});
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    /** Names by thread id, as first seen: the harness's threads keep theirs (fetcher threads are told apart by prefix). */
+    /** Names by thread id, as first seen (thread ids are never reused; every kind is told apart by its prefix). */
     private static final Map<Long, String> NAMES = new java.util.concurrent.ConcurrentHashMap<>();
 
     private ThreadCpu() {}

@@ -11,9 +11,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * The ZooKeeper server's own request counters, read with its four-letter word {@code srvr} (which the embedded
  * server whitelists, with {@code mntr}): {@code Zxid} grows by one per write transaction (a {@code multi} is one,
- * whatever its size), {@code Received} (mntr's {@code zk_packets_received}) by one per request of any client (reads, writes, and the clients'
- * heartbeats, a few per second in all at the harness's timings). The difference between two snapshots is what
- * happened in between, on the whole server.
+ * whatever its size), {@code Received} (mntr's {@code zk_packets_received}) by one per request of any client (reads,
+ * writes, and the clients' heartbeats, a few per second in all at the harness's timings). The difference between two
+ * snapshots is what happened in between, on the whole server.
  */
 record ZkCounters(long zxid, long packetsReceived) {
 
