@@ -378,8 +378,16 @@ public final class Nemeses {
     /** Whether {@code victim} was fetching some partition at {@code from}, or started one after it. */
     private static boolean fetchedSince(FaultContext c, String victim, long from) {
         c.observer().poll(List.of(c.cluster().historyFile(victim)));
+        return fetchedSince(c.observer().fetchEvents(), victim, from);
+    }
+
+    /**
+     * Whether {@code victim}, by the fetch events of the history in order, was fetching some partition at
+     * {@code from} (its last event of that partition before then a start) or started one at or after it.
+     */
+    static boolean fetchedSince(List<Entry> fetchEvents, String victim, long from) {
         Map<String, Boolean> fetchingAtFrom = new HashMap<>();
-        for (Entry e : c.observer().fetchEvents()) {
+        for (Entry e : fetchEvents) {
             if (e instanceof Entry.FetchStarted s && s.consumer().equals(victim)) {
                 if (s.nanoTime() >= from) {
                     return true;
