@@ -366,19 +366,14 @@ public final class Nemeses {
      * is noted instead of judged.
      */
     private static void expectSelfFenced(FaultContext c, String victim, long from) {
-        if (!selfFenced(c, victim, from) && !fetchedSince(c, victim, from)) {
+        boolean fenced = selfFenced(c, victim, from); // polls the victim's history; fetchedSince reads the same events
+        if (!fenced && !fetchedSince(c.observer().fetchEvents(), victim, from)) {
             c.note("consumer " + victim + " had stopped fetching (a Stop of a rebalance) before the fault began and"
                     + " started nothing since: nothing to fence");
             return;
         }
-        c.expect(selfFenced(c, victim, from), "ConsumerSelfFences", "consumer " + victim
+        c.expect(fenced, "ConsumerSelfFences", "consumer " + victim
                 + " should have stopped fetching once its lease ran out");
-    }
-
-    /** Whether {@code victim} was fetching some partition at {@code from}, or started one after it. */
-    private static boolean fetchedSince(FaultContext c, String victim, long from) {
-        c.observer().poll(List.of(c.cluster().historyFile(victim)));
-        return fetchedSince(c.observer().fetchEvents(), victim, from);
     }
 
     /**

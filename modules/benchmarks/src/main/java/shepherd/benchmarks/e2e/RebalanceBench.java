@@ -157,12 +157,8 @@ public final class RebalanceBench {
                 + " stable again, by kind of thread of this JVM: set against the latency and the machine's cores, it"
                 + " says whether a rebalance waits for a core or for a hand-off):");
         report.line("");
-        List<String> kinds = new ArrayList<>();
-        rows.forEach(r -> r.cpu().meanMs().keySet().forEach(k -> {
-            if (!kinds.contains(k)) {
-                kinds.add(k);
-            }
-        }));
+        List<String> kinds = rows.stream().map(r -> r.cpu().meanMs().keySet()).filter(k -> !k.isEmpty())
+                .findFirst().map(List::copyOf).orElse(List.of()); // every sampled row has every kind, in one order
         List<List<String>> cpu = new ArrayList<>();
         for (Row r : rows) {
             List<String> cells = new ArrayList<>(List.of(r.kind(), Integer.toString(r.consumers()),
@@ -244,23 +240,7 @@ public final class RebalanceBench {
                 String y = "fail-" + rep;
                 stable = joinAndSettle(cluster, members, group, topic, base, y, stable);
                 quiet.await();
-                ZkCounters z0 = quiet.counters();
-                ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
-                long t0 = System.nanoTime();
-                members.halt(y);
-                Members.Stable after = members.awaitStable(base, stable.epoch(), stable.generation(),
-                        STABLE_TIMEOUT_MS);
-                fail.cpu().add(ThreadCpu.between(cpu0, ThreadCpu.snapshot()));
-                OptionalLong stop = members.firstStopSince(base, t0);
-                if (stop.isPresent()) {
-                    fail.sample(members, base, stop.getAsLong(), t0, after);
-                } else {
-                    fail.irregular()[0]++;
-                }
-                fail.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
-                stable = after;
-                recordZk(quiet, z0, fail);
-                awaitRunOver(cluster, group);
+                stable = measuredRemoval(cluster, members, quiet, group, base, stable, fail, () -> members.halt(y));
             }
             verifyOwners(cluster, group, base, partitions);
             System.out.printf(Locale.ROOT, "  %d consumers x %d partitions: join p50 %.1f ms, leave p50 %.1f ms,"
@@ -289,26 +269,40 @@ public final class RebalanceBench {
         long trigger = Math.min(members.registeredNanos(x), members.firstStopSince(base, t0).orElse(Long.MAX_VALUE));
         join.sample(members, all, trigger, Long.MIN_VALUE, after);
         join.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
-        stable = after;
         recordZk(quiet, z0, join);
         awaitRunOver(cluster, group);
+        return measuredRemoval(cluster, members, quiet, group, base, after, leave, () -> members.shutdown(x));
+    }
 
-        z0 = quiet.counters();
-        cpu0 = ThreadCpu.snapshot();
-        t0 = System.nanoTime();
-        members.shutdown(x);
-        after = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
-        leave.cpu().add(ThreadCpu.between(cpu0, ThreadCpu.snapshot()));
+    /**
+     * One measured removal of a member ({@code remove}: a graceful leave or a halt) into {@code row}, timed from the
+     * first member's stop after the action; then the coordinator's run is waited out.
+     */
+    private static Members.Stable measuredRemoval(LocalCluster cluster, Members members, Quiet quiet, String group,
+                                                  List<String> base, Members.Stable stable, Row row,
+                                                  Removal remove) throws Exception {
+        ZkCounters z0 = quiet.counters();
+        ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
+        long t0 = System.nanoTime();
+        remove.run();
+        Members.Stable after = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+        row.cpu().add(ThreadCpu.between(cpu0, ThreadCpu.snapshot()));
         OptionalLong stop = members.firstStopSince(base, t0);
         if (stop.isPresent()) {
-            leave.sample(members, base, stop.getAsLong(), t0, after);
+            row.sample(members, base, stop.getAsLong(), t0, after);
         } else {
-            leave.irregular()[0]++; // no member stopped after the action: another run moved the group
+            row.irregular()[0]++; // no member stopped after the action: another run moved the group
         }
-        leave.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
-        recordZk(quiet, z0, leave);
+        row.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
+        recordZk(quiet, z0, row);
         awaitRunOver(cluster, group);
         return after;
+    }
+
+    /** Removing a member from the group: {@code Members.shutdown} or {@code Members.halt}. */
+    @FunctionalInterface
+    private interface Removal {
+        void run() throws Exception;
     }
 
     /** An unmeasured join of {@code id}: the group is stable again, the coordinator's run over. */

@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Where a harness JVM's CPU goes during one measured action, by kind of thread: the CPU time of every live Java
@@ -31,34 +30,31 @@ final class ThreadCpu {
             new String[] {"harness", "main"});
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    /** Names by thread id, as first seen (thread ids are never reused; every kind is told apart by its prefix). */
-    private static final Map<Long, String> NAMES = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Kind by thread id, from the name as first seen (thread ids are never reused; a kind is told by its prefix). */
+    private static final Map<Long, String> KIND_OF = new java.util.concurrent.ConcurrentHashMap<>();
 
     private ThreadCpu() {}
 
-    /** Thread id → (name, CPU nanoseconds), and the process's CPU nanoseconds last. */
-    record Snapshot(Map<Long, Long> cpu, Map<Long, String> names, long processNanos) {}
+    /** Thread id → CPU nanoseconds of every live thread whose kind is known, and the process's CPU nanoseconds. */
+    record Snapshot(Map<Long, Long> cpu, long processNanos) {}
 
     static Snapshot snapshot() {
         Map<Long, Long> cpu = new HashMap<>();
-        Map<Long, String> names = new HashMap<>();
         for (long id : THREADS.getAllThreadIds()) {
             long nanos = THREADS.getThreadCpuTime(id);
-            String name = NAMES.computeIfAbsent(id, ThreadCpu::nameOf);
-            if (nanos >= 0 && name != null) {
+            if (nanos >= 0 && KIND_OF.computeIfAbsent(id, ThreadCpu::kindOf) != null) {
                 cpu.put(id, nanos);
-                names.put(id, name);
             }
         }
         long process = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
-        return new Snapshot(cpu, names, process);
+        return new Snapshot(cpu, process);
     }
 
-    /** A thread's name, asked once per thread (a thread-info request stops the JVM at a safepoint). */
-    private static String nameOf(long id) {
+    /** A thread's kind, from its name asked once per thread (a thread-info request stops the JVM at a safepoint). */
+    private static String kindOf(long id) {
         ThreadInfo info = THREADS.getThreadInfo(id);
-        return info == null ? null : info.getThreadName();
+        return info == null ? null : kind(info.getThreadName());
     }
 
     /** CPU nanoseconds per kind of thread between two snapshots, {@code total} and {@code JVM's own (JIT, GC)} last. */
@@ -69,7 +65,7 @@ final class ThreadCpu {
         long named = 0;
         for (Map.Entry<Long, Long> e : after.cpu().entrySet()) {
             long used = e.getValue() - before.cpu().getOrDefault(e.getKey(), 0L);
-            byKind.merge(kind(after.names().get(e.getKey())), used, Long::sum);
+            byKind.merge(KIND_OF.get(e.getKey()), used, Long::sum);
             named += used;
         }
         long process = after.processNanos() - before.processNanos();
@@ -91,27 +87,18 @@ final class ThreadCpu {
 
     /** Sums of {@link #between} over repetitions, for a mean per kind. */
     static final class Totals {
-        private final Map<String, Long> nanos = new TreeMap<>();
-        private final Map<String, Integer> order = new HashMap<>();
+        private final Map<String, Long> nanos = new LinkedHashMap<>(); // between()'s order: every kind, always
         private int samples;
 
         void add(Map<String, Long> one) {
-            one.forEach((k, v) -> {
-                nanos.merge(k, v, Long::sum);
-                order.putIfAbsent(k, order.size());
-            });
+            one.forEach((k, v) -> nanos.merge(k, v, Long::sum));
             samples++;
         }
 
-        int samples() {
-            return samples;
-        }
-
-        /** Mean milliseconds per repetition, per kind, in the order kinds were first seen. */
+        /** Mean milliseconds per repetition, per kind, in the table's order (empty before the first sample). */
         Map<String, Double> meanMs() {
             Map<String, Double> mean = new LinkedHashMap<>();
-            order.entrySet().stream().sorted(Map.Entry.comparingByValue())
-                    .forEach(e -> mean.put(e.getKey(), nanos.get(e.getKey()) / 1e6 / Math.max(1, samples)));
+            nanos.forEach((k, v) -> mean.put(k, v / 1e6 / samples));
             return mean;
         }
     }
