@@ -59,14 +59,14 @@ final class BrokerRegistry {
         BrokerInfo info = broker;
         String path = ZkPaths.broker(info.id());
         s.zk.create(path, ZnodeCodec.encodeBroker(info), Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL,
-                (rc, p, ctx, name) -> adapter.post(s, () -> {
+                (rc, p, ctx, name) -> adapter.answered(s, rc, () -> {
                     Code code = Code.get(rc);
                     if (code == Code.OK) {
                         LOG.info("registered broker {} at {}", info.id(), path);
                         brokerRegistered.complete(null);
                     } else if (code == Code.NODEEXISTS) {
                         resolveExistingBroker(s, info, path);
-                    } else if (code != Code.SESSIONEXPIRED) {
+                    } else {
                         adapter.retryLater(s, () -> register(s));
                     }
                 }), null);
@@ -74,7 +74,7 @@ final class BrokerRegistry {
 
     /** Ours (a lost reply), ours but stale (an earlier session of this process), or another broker's. */
     private void resolveExistingBroker(ZkSession s, BrokerInfo info, String path) {
-        s.zk.getData(path, false, (rc, p, ctx, data, stat) -> adapter.post(s, () -> {
+        s.zk.getData(path, false, (rc, p, ctx, data, stat) -> adapter.answered(s, rc, () -> {
             Code code = Code.get(rc);
             if (code == Code.NONODE) {
                 register(s);
@@ -91,7 +91,8 @@ final class BrokerRegistry {
                 brokerRegistered.complete(null);
             } else if (pastSessionIds.contains(owner) || sameProcess) {
                 LOG.info("deleting {} left by our earlier session 0x{}", path, Long.toHexString(owner));
-                s.zk.delete(path, stat.getVersion(), (rc2, p2, ctx2) -> adapter.post(s, () -> register(s)), null);
+                s.zk.delete(path, stat.getVersion(),
+                        (rc2, p2, ctx2) -> adapter.answered(s, rc2, () -> register(s)), null);
             } else if (waitForHolder(owner)) {
                 adapter.retryLater(s, () -> register(s));
             } else {

@@ -62,7 +62,7 @@ final class Election {
      * answers name it and the core can let its members go as soon as they can find it.
      */
     private void watchNextLeader(ZkSession s) {
-        s.zk.exists(ZkPaths.COORDINATOR, true, (rc, path, ctx, stat) -> adapter.post(s, () -> {
+        s.zk.exists(ZkPaths.COORDINATOR, true, (rc, path, ctx, stat) -> adapter.answered(s, rc, () -> {
             if (!observeNext || Code.get(rc) != Code.OK || stat.getEphemeralOwner() == s.id()) {
                 return; // no node yet (or still ours, being deleted): the watch fires when that changes
             }
@@ -80,7 +80,7 @@ final class Election {
     }
 
     private void runForElection(ZkSession s) {
-        s.zk.getData(ZkPaths.EPOCH, false, (rc, path, ctx, data, stat) -> adapter.post(s, () -> {
+        s.zk.getData(ZkPaths.EPOCH, false, (rc, path, ctx, data, stat) -> adapter.answered(s, rc, () -> {
             if (!wantElection || coordinator) {
                 return;
             }
@@ -97,7 +97,7 @@ final class Election {
             List<Op> ops = !adapter.config().epochBump() ? List.of(create) : List.of(create,
                     Op.setData(ZkPaths.EPOCH,
                             ZnodeCodec.encodeEpoch(new EpochValue(adapter.config().brokerId(), false)), version));
-            s.zk.multi(ops, (rc2, p, ctx2, results) -> adapter.post(s,
+            s.zk.multi(ops, (rc2, p, ctx2, results) -> adapter.answered(s, rc2,
                     () -> onElectionResult(s, Code.get(rc2), version, handover, sentAtMs)), null);
         }), null);
     }
@@ -115,8 +115,6 @@ final class Election {
             case BADVERSION -> runForElection(s);
             // The reply was lost: the multi may have committed.
             case CONNECTIONLOSS -> resolveLostElection(s, handover);
-            // The session is gone; the new one starts over after ZkExpired.
-            case SESSIONEXPIRED -> { }
             default -> retryElectionLater(s);
         }
     }
@@ -135,13 +133,13 @@ final class Election {
     /** The election node is ours iff its ephemeral owner is our current session (DESIGN §5). */
     private void resolveLostElection(ZkSession s, boolean handover) {
         long sentAtMs = adapter.now();
-        s.zk.exists(ZkPaths.COORDINATOR, false, (rc, path, ctx, node) -> adapter.post(s, () -> {
+        s.zk.exists(ZkPaths.COORDINATOR, false, (rc, path, ctx, node) -> adapter.answered(s, rc, () -> {
             Code code = Code.get(rc);
-            if (!wantElection || coordinator || code == Code.SESSIONEXPIRED) {
+            if (!wantElection || coordinator) {
                 return;
             }
             if (code == Code.OK && node.getEphemeralOwner() == s.zk.getSessionId()) {
-                s.zk.exists(ZkPaths.EPOCH, false, (rc2, p2, ctx2, epoch) -> adapter.post(s, () -> {
+                s.zk.exists(ZkPaths.EPOCH, false, (rc2, p2, ctx2, epoch) -> adapter.answered(s, rc2, () -> {
                     if (Code.get(rc2) == Code.OK) {
                         if (wantElection && !coordinator) {
                             won(epoch.getVersion(), handover, sentAtMs);
@@ -159,7 +157,7 @@ final class Election {
     }
 
     private void watchLeader(ZkSession s, boolean handover) {
-        s.zk.exists(ZkPaths.COORDINATOR, true, (rc, path, ctx, stat) -> adapter.post(s, () -> {
+        s.zk.exists(ZkPaths.COORDINATOR, true, (rc, path, ctx, stat) -> adapter.answered(s, rc, () -> {
             if (!wantElection || coordinator) {
                 return;
             }
@@ -172,7 +170,7 @@ final class Election {
             } else if (code == Code.OK) {
                 removeIfStale(s, stat);
                 observe(s, () -> retryElectionLater(s));
-            } else if (code != Code.SESSIONEXPIRED) {
+            } else {
                 retryElectionLater(s);
             }
         }), null);
@@ -194,13 +192,13 @@ final class Election {
      * would name the previous one to every consumer (the simulation's seeds 3302 and 1001636).
      */
     private void observeLeader(ZkSession s, Runnable again) {
-        s.zk.getData(ZkPaths.EPOCH, false, (rc, path, ctx, data, epochStat) -> adapter.post(s, () -> {
+        s.zk.getData(ZkPaths.EPOCH, false, (rc, path, ctx, data, epochStat) -> adapter.answered(s, rc, () -> {
             Code code = Code.get(rc);
             if (code == Code.OK) {
                 adapter.decodeOrSkip(path, epochStat, () -> ZnodeCodec.decodeEpoch(path, data))
                         .ifPresent(e -> adapter.emit(
                                 new CoordinatorEvent.LeaderObserved(e.brokerId(), epochStat.getVersion())));
-            } else if (code != Code.SESSIONEXPIRED) {
+            } else {
                 again.run();
             }
         }), null);
@@ -208,9 +206,9 @@ final class Election {
 
     /** Without the bump the epoch node may name a deposed broker: the election node names the holder. */
     private void observeUnbumpedLeader(ZkSession s, Runnable again) {
-        s.zk.getData(ZkPaths.COORDINATOR, false, (rc, path, ctx, data, nodeStat) -> adapter.post(s, () -> {
+        s.zk.getData(ZkPaths.COORDINATOR, false, (rc, path, ctx, data, nodeStat) -> adapter.answered(s, rc, () -> {
             Code code = Code.get(rc);
-            if (code == Code.NONODE || code == Code.SESSIONEXPIRED) {
+            if (code == Code.NONODE) {
                 return; // gone already: its deletion fires the watch and we run again
             }
             if (code != Code.OK) {
@@ -218,11 +216,11 @@ final class Election {
                 return;
             }
             adapter.decodeOrSkip(path, nodeStat, () -> ZnodeCodec.decodeCoordinator(path, data)).ifPresent(id ->
-                    s.zk.exists(ZkPaths.EPOCH, false, (rc2, p2, ctx2, epochStat) -> adapter.post(s, () -> {
+                    s.zk.exists(ZkPaths.EPOCH, false, (rc2, p2, ctx2, epochStat) -> adapter.answered(s, rc2, () -> {
                         Code code2 = Code.get(rc2);
                         if (code2 == Code.OK) {
                             adapter.emit(new CoordinatorEvent.LeaderObserved(id, epochStat.getVersion()));
-                        } else if (code2 != Code.SESSIONEXPIRED) {
+                        } else {
                             again.run();
                         }
                     }), null));
@@ -237,7 +235,7 @@ final class Election {
      * might still write is fenced by the epoch the next win bumps.
      */
     private void removeIfStale(ZkSession s, org.apache.zookeeper.data.Stat seen) {
-        s.zk.getData(ZkPaths.COORDINATOR, false, (rc, path, ctx, data, stat) -> adapter.post(s, () -> {
+        s.zk.getData(ZkPaths.COORDINATOR, false, (rc, path, ctx, data, stat) -> adapter.answered(s, rc, () -> {
             if (Code.get(rc) != Code.OK || stat.getCzxid() != seen.getCzxid() || !wantElection || coordinator) {
                 return;
             }
@@ -250,7 +248,8 @@ final class Election {
             if (ours) {
                 LOG.info("broker {}: deleting the election node left by our earlier session 0x{}",
                         adapter.config().brokerId(), Long.toHexString(stat.getEphemeralOwner()));
-                s.zk.delete(ZkPaths.COORDINATOR, stat.getVersion(), (rc2, p2, ctx2) -> { }, null);
+                s.zk.delete(ZkPaths.COORDINATOR, stat.getVersion(),
+                        (rc2, p2, ctx2) -> adapter.answered(s, rc2, () -> { }), null);
             }
         }), null);
     }
@@ -267,9 +266,10 @@ final class Election {
         wantElection = false;
         coordinator = false;
         observeNext = !rejoin;
-        s.zk.exists(ZkPaths.COORDINATOR, false, (rc, path, ctx, node) -> adapter.post(s, () -> {
+        s.zk.exists(ZkPaths.COORDINATOR, false, (rc, path, ctx, node) -> adapter.answered(s, rc, () -> {
             if (Code.get(rc) == Code.OK && node.getEphemeralOwner() == s.zk.getSessionId()) {
-                s.zk.delete(ZkPaths.COORDINATOR, node.getVersion(), (rc2, p2, ctx2) -> { }, null);
+                s.zk.delete(ZkPaths.COORDINATOR, node.getVersion(),
+                        (rc2, p2, ctx2) -> adapter.answered(s, rc2, () -> { }), null);
             }
             if (rejoin) {
                 wantElection = true;

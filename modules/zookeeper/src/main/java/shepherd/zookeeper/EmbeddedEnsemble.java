@@ -183,6 +183,23 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         server.expire(sessionId);
     }
 
+    /**
+     * Leaves session {@code sessionId} dead behind a live connection: the leader forgets it, while the member holding
+     * its connection keeps serving it. That member goes on answering the client's reads and pings, every write comes
+     * back {@code SESSIONEXPIRED}, and the client is never told of an expiry. The state a session closed through
+     * another member leaves behind when the close overtakes its own connection being set up (seen in this module's
+     * tests); this reaches it without the race. Unlike a real close, the session's ephemeral nodes stay.
+     */
+    public synchronized void forgetSessionAtLeader(long sessionId) {
+        int leader = leader();
+        ZooKeeperServer server = leader < 0 ? null : members[leader].peer.getActiveServer();
+        if (server == null) {
+            throw new IllegalStateException("no leader to forget session 0x" + Long.toHexString(sessionId) + ": "
+                    + this);
+        }
+        server.getSessionTracker().removeSession(sessionId);
+    }
+
     /** Whether member {@code i} is running (not {@link #stop stopped}). */
     public synchronized boolean isRunning(int i) {
         return members[i] != null;

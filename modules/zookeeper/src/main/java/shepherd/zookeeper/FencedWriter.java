@@ -116,7 +116,7 @@ final class FencedWriter {
         boolean[] failed = {false};
         probesSent.addAndGet(paths.size());
         for (String path : paths) {
-            s.zk.exists(path, false, (rc, p, ctx, stat) -> adapter.post(s, () -> {
+            s.zk.exists(path, false, (rc, p, ctx, stat) -> adapter.answered(s, rc, () -> {
                 Code code = Code.get(rc);
                 if (failed[0]) {
                     return;
@@ -162,7 +162,7 @@ final class FencedWriter {
         Attempt attempt = new Attempt(w, parts, sentAtMs, fromKnowledge);
         for (int i = 0; i < parts.size(); i++) {
             int index = i;
-            s.zk.multi(parts.get(i), (rc, p, ctx, results) -> adapter.post(s,
+            s.zk.multi(parts.get(i), (rc, p, ctx, results) -> adapter.answered(s, rc,
                     () -> answered(s, attempt, index, Code.get(rc), results)), null);
         }
         if (!fromKnowledge) {
@@ -292,7 +292,7 @@ final class FencedWriter {
         if (w.fenced() && index == 0 && (code == Code.BADVERSION || code == Code.NONODE)) {
             return new CoordinatorEvent.ZkWriteFenced(w.writeId(), sentAtMs);
         }
-        if (code == Code.CONNECTIONLOSS || code == Code.SESSIONEXPIRED) {
+        if (code == Code.CONNECTIONLOSS) {
             return new CoordinatorEvent.ZkWriteFailed(w.writeId(), true, code.toString());
         }
         String where = index >= 0 && index < part.size() ? " at op " + index + " (" + part.get(index).getPath() + ")"

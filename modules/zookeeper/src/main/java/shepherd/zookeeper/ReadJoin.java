@@ -62,7 +62,7 @@ final class ReadJoin {
                     r instanceof OpResult.GetChildrenResult c ? c.getChildren() : null, then));
             return;
         }
-        s.zk.getChildren(path, watch, (rc, p, ctx, children) -> adapter.post(s,
+        s.zk.getChildren(path, watch, (rc, p, ctx, children) -> adapter.answered(s, rc,
                 () -> childrenAnswered(path, watch, Code.get(rc), children, then)), null);
     }
 
@@ -75,7 +75,7 @@ final class ReadJoin {
         }
         if (code == Code.NONODE && watch) {
             // No children watch can be set on a missing node: watch for its creation instead.
-            s.zk.exists(path, true, (rc2, p2, ctx2, stat) -> { }, null);
+            s.zk.exists(path, true, (rc2, p2, ctx2, stat) -> adapter.answered(s, rc2, () -> { }), null);
         }
         answered(code, () -> then.accept(children == null ? List.of() : children));
     }
@@ -89,7 +89,7 @@ final class ReadJoin {
             });
             return;
         }
-        s.zk.getData(path, watch, (rc, p, ctx, data, stat) -> adapter.post(s,
+        s.zk.getData(path, watch, (rc, p, ctx, data, stat) -> adapter.answered(s, rc,
                 () -> dataAnswered(path, Code.get(rc), data, stat, then)), null);
     }
 
@@ -128,7 +128,7 @@ final class ReadJoin {
             int to = Math.min(batch.size(), from + MAX_BATCH_OPS);
             List<BatchedRead> reads = List.copyOf(batch.subList(from, to));
             List<Op> ops = reads.stream().map(BatchedRead::op).toList();
-            s.zk.multi(ops, (rc, p, ctx, results) -> adapter.post(s, () -> {
+            s.zk.multi(ops, (rc, p, ctx, results) -> adapter.answered(s, rc, () -> {
                 // rc is the first operation's error when one failed (a missing node): each op has its own answer.
                 Code code = Code.get(rc);
                 if (results != null && results.size() == reads.size()) {

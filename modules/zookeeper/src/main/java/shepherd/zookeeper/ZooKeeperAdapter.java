@@ -42,7 +42,8 @@ import shepherd.zookeeper.ZnodeCodec.EpochValue;
  * in ZooKeeper's order, and no request is ever blocking a thread that must deliver a session event.
  *
  * <p><b>Sessions.</b> Each ZooKeeper handle is wrapped in a {@code ZkSession}; everything that comes back is checked
- * against the current one and dropped if it belongs to an older handle. On Expired the adapter enqueues
+ * against the current one and dropped if it belongs to an older handle. On Expired, or on the first answer
+ * {@code SESSIONEXPIRED} to any of its requests (which may come without the event), the adapter enqueues
  * {@link CoordinatorEvent.ZkExpired} first, then closes the handle and opens a new session: the new handle does not
  * exist before ZkExpired is enqueued, so nothing of the new session can overtake it. Effects arriving before a
  * session's first SyncConnected wait for it.
@@ -232,6 +233,27 @@ public final class ZooKeeperAdapter implements AutoCloseable {
         });
     }
 
+    /**
+     * Runs {@code r} on the loop with the answer to a request of {@code s}, if {@code s} is still the current session.
+     * An answer {@code SESSIONEXPIRED} ends the session instead, as its {@code Expired} event does ({@link #expired}):
+     * the server said the session is gone, and the {@code Expired} event may never come. A member of an ensemble can
+     * keep the connection of a session closed through another member while that connection was being set up: it
+     * goes on answering reads and forwarding pings, and every write comes back {@code SESSIONEXPIRED}, with no
+     * state change ever reported to the client.
+     */
+    void answered(ZkSession s, int rc, Runnable r) {
+        onLoop(() -> {
+            if (s != session || closed) {
+                return;
+            }
+            if (Code.get(rc) == Code.SESSIONEXPIRED) {
+                expired(s, "a request was answered SESSIONEXPIRED");
+            } else {
+                r.run();
+            }
+        });
+    }
+
     Config config() {
         return config;
     }
@@ -307,15 +329,22 @@ public final class ZooKeeperAdapter implements AutoCloseable {
                 }
             }
             // Ordering obligation: ZkExpired is enqueued before the new handle even exists.
-            case Expired -> {
-                LOG.warn("ZooKeeper session 0x{} expired; opening a new one", Long.toHexString(s.zk.getSessionId()));
-                emit(new CoordinatorEvent.ZkExpired());
-                registry.sessionEnded(s.id());
-                closeQuietly(s);
-                newSession();
-            }
+            case Expired -> expired(s, "the server reported it expired");
             default -> LOG.info("ZooKeeper session state {}", event.getState());
         }
+    }
+
+    /**
+     * The current session {@code s} is gone: ZkExpired is enqueued before the new handle even exists (the ordering
+     * obligation), then the old handle is closed and a new session opened. Once per session: whatever else of
+     * {@code s} arrives after is dropped, for {@code s} is no longer current.
+     */
+    private void expired(ZkSession s, String how) {
+        LOG.warn("ZooKeeper session 0x{} ended ({}); opening a new one", Long.toHexString(s.id()), how);
+        emit(new CoordinatorEvent.ZkExpired());
+        registry.sessionEnded(s.id());
+        closeQuietly(s);
+        newSession();
     }
 
     /** A new session: create the fixed nodes, re-register the broker, watch the broker list, run waiting effects. */
@@ -339,9 +368,11 @@ public final class ZooKeeperAdapter implements AutoCloseable {
     private void createIfMissing(ZkSession s, String path, byte[] data) {
         s.zk.create(path, data, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, (rc, p, ctx, name) -> {
             Code code = Code.get(rc);
-            if (code != Code.OK && code != Code.NODEEXISTS) {
-                LOG.warn("could not create {}: {}", p, code);
-            }
+            answered(s, rc, () -> {
+                if (code != Code.OK && code != Code.NODEEXISTS) {
+                    LOG.warn("could not create {}: {}", path, code);
+                }
+            });
         }, null);
     }
 
@@ -370,7 +401,7 @@ public final class ZooKeeperAdapter implements AutoCloseable {
             reader.read(s, r.read());
         } else if (effect instanceof CoordinatorEffect.KeepAlive) {
             long sentAtMs = clock.getAsLong();
-            s.zk.exists(ZkPaths.EPOCH, false, (rc, path, ctx, stat) -> post(s, () -> {
+            s.zk.exists(ZkPaths.EPOCH, false, (rc, path, ctx, stat) -> answered(s, rc, () -> {
                 if (Code.get(rc) == Code.OK) {
                     emit(new CoordinatorEvent.ZkSynced(sentAtMs));
                 }

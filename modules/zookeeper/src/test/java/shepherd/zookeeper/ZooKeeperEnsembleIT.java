@@ -350,6 +350,43 @@ class ZooKeeperEnsembleIT {
         backToBackExpiries(false, true);
     }
 
+    /**
+     * A session whose member keeps its connection though the ensemble has ended it answers reads and never reports
+     * an expiry; only its writes say {@code SESSIONEXPIRED}. The first such answer must end the session as the
+     * {@code Expired} event would: ZkExpired, a new session, the broker registered again and a new win possible.
+     */
+    @Test
+    void aWriteAnsweredSessionExpiredOnALiveConnectionEndsTheSession() throws Exception {
+        int follower = (ensemble.leader() + 1) % ensemble.size();
+        String chroot = connectString.substring(connectString.indexOf('/'));
+        EventLog log = new EventLog();
+        ZooKeeperAdapter a = ZooKeeperAdapter.open(ZooKeeperAdapter.Config.of(ensemble.connectString(follower)
+                + chroot, SESSION_TIMEOUT_MS, 1), log::accept, () -> clockOf(1));
+        log.tagWith(a::sessionId);
+        adapters.add(a);
+        a.registerBroker(new BrokerInfo(1, "h", 9092, "h-1")).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        long session1 = a.sessionId();
+        assertEquals(follower, ensemble.memberServing(session1));
+
+        ensemble.forgetSessionAtLeader(session1);
+        int mark = log.size();
+        a.execute(new CoordinatorEffect.KeepAlive()); // a read: still answered, the connection is up
+        log.await(ZkSynced.class, mark, e -> true);
+        a.execute(new CoordinatorEffect.RunForElection()); // its multi is a write
+
+        ZkExpired expired = log.await(ZkExpired.class, mark, e -> true);
+        a.execute(new CoordinatorEffect.RunForElection()); // what the core does on ZkExpired
+        ElectionWon won = log.await(ElectionWon.class, log.indexOf(expired), w -> true);
+        long session2 = a.sessionId();
+        assertNotEquals(session1, session2);
+        assertEquals(1, log.all(ZkExpired.class).size(), log.events().toString());
+        assertSessionsInOrder(log, session1, session2);
+        awaitOwner(ZkPaths.broker(1), session2); // the node the forgotten session left was ours: replaced
+        awaitOwner(ZkPaths.COORDINATOR, session2);
+        sync();
+        assertEquals(won.epoch(), admin.exists(ZkPaths.EPOCH, false).getVersion());
+    }
+
     private void backToBackExpiries(boolean rivalFromStart, boolean secondByLeader) throws Exception {
         EventLog logA = new EventLog();
         EventLog logB = new EventLog();
