@@ -166,6 +166,8 @@ class ConsumerRuntimeIT {
         assertEquals(ErrorCode.STALE_COORDINATOR_EPOCH,
                 ((StopResponse) coordinator.send(new StopRequest(4, 2))).errorCode());
         assertEquals("FETCHING", c.status().state(), "a stale Stop stops nothing");
+        assertEquals(List.of(TOPIC + "/1-0"), c.status().assigned());
+        assertEquals(1, c.status().generation());
         take(stream, 1);
     }
 

@@ -104,7 +104,12 @@ public final class ConsumerRuntime {
     /** Set by close() and halt(): the loop (the transport's) runs nothing of this consumer's any more. */
     private volatile boolean loopStopped;
     private volatile boolean consultAnswered;
-    private volatile ConsumerStatus status;
+    /**
+     * What {@link #status()} is built from, as of the loop's last step. Published, not built, after every step: the
+     * status lists the assigned partitions by name, sorted, which on every ping of every consumer was a stream, a
+     * sort and a string per partition that nobody asked for.
+     */
+    private volatile Published published;
 
     public ConsumerRuntime(ConsumerConfig config, PartitionLogs logs, LongSupplier clockMs) {
         this.config = config;
@@ -115,7 +120,7 @@ public final class ConsumerRuntime {
                 .withRequestTimeoutMs(config.requestTimeoutMs())
                 .withConnectTimeoutMs(Math.min(config.requestTimeoutMs(), TransportConfig.CONNECT_TIMEOUT_MS_DEFAULT)));
         this.loop = client.loop();
-        this.status = snapshot();
+        this.published = new Published(state, null, 0);
         java.util.concurrent.atomic.AtomicInteger fetcherThreadCount = new java.util.concurrent.atomic.AtomicInteger();
         this.fetcherThreads = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "shepherd-fetcher-" + config.consumerId() + "-"
@@ -133,23 +138,30 @@ public final class ConsumerRuntime {
     /** Hands an event to the listener's own thread, in order; never runs listener code here. */
     private void emit(ConsumerEvent.Kind kind, String topic, String partition, int epoch, int generation,
                       long offset, ErrorCode error, String detail) {
-        emitAt(System.nanoTime(), kind, topic, partition, epoch, generation, offset, error, detail);
+        if (events != null) {
+            hand(List.of(new ConsumerEvent(System.nanoTime(), kind, topic, partition, epoch, generation, offset,
+                    error, detail)));
+        }
     }
 
-    private void emitAt(long nanoTime, ConsumerEvent.Kind kind, String topic, String partition, int epoch,
-                        int generation, long offset, ErrorCode error, String detail) {
-        if (events == null) {
+    /**
+     * Hands {@code batch} to the listener's thread as one task, in order. A Start or Stop hands its events of every
+     * partition at once: one wake-up of the listener's thread instead of one per partition.
+     */
+    private void hand(List<ConsumerEvent> batch) {
+        if (events == null || batch.isEmpty()) {
             return;
         }
-        ConsumerEvent event = new ConsumerEvent(nanoTime, kind, topic, partition, epoch, generation, offset,
-                error, detail);
         java.util.function.Consumer<ConsumerEvent> listener = config.listener().orElseThrow();
         try {
             events.execute(() -> {
-                try {
-                    listener.accept(event);
-                } catch (RuntimeException e) {
-                    LOG.warn("{}: the consumer listener failed on {}: {}", config.consumerId(), event, e.toString());
+                for (ConsumerEvent event : batch) {
+                    try {
+                        listener.accept(event);
+                    } catch (RuntimeException e) {
+                        LOG.warn("{}: the consumer listener failed on {}: {}", config.consumerId(), event,
+                                e.toString());
+                    }
                 }
             });
         } catch (RejectedExecutionException e) {
@@ -273,7 +285,7 @@ public final class ConsumerRuntime {
                 throw new AllKnownBrokersNotAvailableException("no broker of " + config.bootstrap()
                         + " answered within " + timeoutMs + " ms", new TreeMap<>(lastConsultFailures));
             }
-            throw new ConsumerTimeoutException("not registered within " + timeoutMs + " ms; now " + status);
+            throw new ConsumerTimeoutException("not registered within " + timeoutMs + " ms; now " + status());
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
         }
@@ -281,10 +293,18 @@ public final class ConsumerRuntime {
 
     /** The session as of its last event, with the consumed offsets as of now (they move with every take). */
     public ConsumerStatus status() {
-        ConsumerStatus s = status;
-        return new ConsumerStatus(s.groupId(), s.consumerId(), s.state(), s.coordinatorId(), s.coordinatorEpoch(),
-                s.generation(), s.assigned(), consumedOffsets(), s.registrations(), s.termination());
+        Published p = published;
+        SessionState s = p.state();
+        List<String> assigned = s.status() != SessionStatus.FETCHING || s.assignment() == null ? List.of()
+                : s.assignment().stream().map(a -> a.topic() + "/" + a.partition()).sorted().toList();
+        String name = p.termination() != null || s.terminated() ? "TERMINATED" : s.status().name();
+        int coordinator = s.coordinator() == null ? SessionState.NONE : s.coordinator().id();
+        return new ConsumerStatus(config.groupId(), config.consumerId(), name, coordinator, s.highestEpochSeen(),
+                s.generation(), assigned, consumedOffsets(), p.registrations(), p.termination());
     }
+
+    /** The loop's state for {@link #status()}: immutable, published whole. */
+    private record Published(SessionState state, String termination, int registrations) {}
 
     private Map<String, Long> consumedOffsets() {
         Map<String, Long> offsets = new TreeMap<>();
@@ -349,7 +369,7 @@ public final class ConsumerRuntime {
             execute(effect);
         }
         leaseGate.set(state.hasLease() ? state.leaseDeadlineMs() : Long.MAX_VALUE);
-        status = snapshot();
+        published = new Published(state, termination, registrations);
     }
 
     /** One case per effect (its order within the step is the core's). */
@@ -483,6 +503,7 @@ public final class ConsumerRuntime {
         taken.reset(assigned);
         fetchingEpoch = state.highestEpochSeen();
         List<String> names = new ArrayList<>();
+        List<ConsumerEvent> started = events == null ? null : new ArrayList<>(assigned.size());
         for (PartitionAssignment a : assigned) {
             Optional<StreamQueue> queue = router.queueFor(a.topic(), a.stream());
             if (queue.isEmpty()) {
@@ -494,10 +515,16 @@ public final class ConsumerRuntime {
             Fetcher f = new Fetcher(config.consumerId(), a.topic(), a.partition(), generation, a.offset(),
                     config.autoOffsetReset(), logs, queue.get(), config.fetchRecordsMax(), config.fetchWaitMs());
             fetchers.add(f);
-            emit(ConsumerEvent.Kind.FETCH_STARTED, a.topic(), a.partition(), fetchingEpoch, generation, a.offset(),
-                    ErrorCode.NONE, null);
+            if (started != null) {
+                // Stamped before it starts, handed over with the others after: the listener sees it start first.
+                started.add(new ConsumerEvent(System.nanoTime(), ConsumerEvent.Kind.FETCH_STARTED, a.topic(),
+                        a.partition(), fetchingEpoch, generation, a.offset(), ErrorCode.NONE, null));
+            }
             f.start(fetcherThreads);
             names.add(a.topic() + "/" + a.partition() + "@" + a.offset());
+        }
+        if (started != null) {
+            hand(started);
         }
         LOG.info("{} of group {}: fetching generation {}: {}", config.consumerId(), config.groupId(), generation,
                 names);
@@ -529,10 +556,13 @@ public final class ConsumerRuntime {
         long gateClosedNanos = leaseGate.deadlineMs() >= Long.MAX_VALUE / 1_000_000L ? Long.MAX_VALUE
                 : leaseGate.deadlineMs() * 1_000_000L;
         long at = Math.min(System.nanoTime(), gateClosedNanos);
+        List<ConsumerEvent> batch = new ArrayList<>(stopped.size());
         for (Fetcher f : stopped) {
-            emitAt(at, ConsumerEvent.Kind.FETCH_STOPPED, f.topic(), f.partition(), fetchingEpoch, f.generation(),
-                    next.getOrDefault(f.topic() + "/" + f.partition(), -1L), ErrorCode.NONE, null);
+            batch.add(new ConsumerEvent(at, ConsumerEvent.Kind.FETCH_STOPPED, f.topic(), f.partition(),
+                    fetchingEpoch, f.generation(), next.getOrDefault(f.topic() + "/" + f.partition(), -1L),
+                    ErrorCode.NONE, null));
         }
+        hand(batch);
     }
 
     private void setTimer(TimerKey key, long deadlineMs) {
@@ -578,7 +608,7 @@ public final class ConsumerRuntime {
         if (termination == null) {
             termination = reason;
         }
-        status = snapshot();
+        published = new Published(state, termination, registrations);
     }
 
     // ------------------------------------------------------------------ commits
@@ -625,19 +655,6 @@ public final class ConsumerRuntime {
                 }
             }
         });
-    }
-
-    // ------------------------------------------------------------------ status
-
-    private ConsumerStatus snapshot() {
-        SessionState s = state;
-        List<String> assigned = s.assignment() == null ? List.of()
-                : s.assignment().stream().map(a -> a.topic() + "/" + a.partition()).sorted().toList();
-        String name = termination != null || s.terminated() ? "TERMINATED" : s.status().name();
-        int coordinator = s.coordinator() == null ? SessionState.NONE : s.coordinator().id();
-        return new ConsumerStatus(config.groupId(), config.consumerId(), name, coordinator, s.highestEpochSeen(),
-                s.generation(), s.status() == SessionStatus.FETCHING ? assigned : List.of(), Map.of(), registrations,
-                termination);
     }
 
     private static String rootMessage(Throwable t) {
