@@ -62,11 +62,30 @@ public final class RebalanceBench {
     /** One row per (kind, size, partitions). */
     record Row(String kind, int consumers, int partitions, List<Double> latencyMs, List<Double> fromActionMs,
                List<Double> zkWrites, List<Double> zkRequests, int[] extra, List<Double> stopPhaseMs,
-               List<Double> writePhaseMs, List<Double> startPhaseMs, ThreadCpu.Totals cpu, int[] irregular) {
+               List<Double> writePhaseMs, List<Double> startPhaseMs, ThreadCpu.Totals cpu, int[] irregular,
+               List<Gc.Pauses> gcPauses) {
         Row(String kind, int consumers, int partitions) {
             this(kind, consumers, partitions, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
                     new ArrayList<>(), new int[1], new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                    new ThreadCpu.Totals(), new int[1]);
+                    new ThreadCpu.Totals(), new int[1], new ArrayList<>());
+        }
+
+        /** The latencies of the repetitions no GC pause fell into (a timed repetition has one entry in each). */
+        List<Double> latencyWithoutGcMs() {
+            List<Double> out = new ArrayList<>();
+            for (int i = 0; i < latencyMs.size(); i++) {
+                if (gcPauses.get(i).count() == 0) {
+                    out.add(latencyMs.get(i));
+                }
+            }
+            return out;
+        }
+
+        /** "k (m ms)": how many timed repetitions a GC pause fell into, and those pauses' milliseconds. */
+        String gcCell() {
+            long hit = gcPauses.stream().filter(p -> p.count() > 0).count();
+            long ms = gcPauses.stream().mapToLong(Gc.Pauses::ms).sum();
+            return hit == 0 ? "0" : hit + " (" + ms + " ms)";
         }
 
         /**
@@ -74,10 +93,12 @@ public final class RebalanceBench {
          * phases: Stop round (trigger → last stopped), owners write (last stopped → first started: the fenced
          * multi, its existence probes, and for a failed member the rest of its lease), Start round.
          */
-        void sample(Members members, List<String> ids, long triggerNanos, long actionNanos, Members.Stable after) {
+        void sample(Members members, List<String> ids, long triggerNanos, long actionNanos, Members.Stable after,
+                    Gc.Pauses gc) {
             long lastStop = members.lastStopSince(ids, triggerNanos).orElse(triggerNanos);
             long firstStart = members.firstStartedNanos(ids, after);
             latencyMs.add(Report.millis(after.lastStartedNanos() - triggerNanos));
+            gcPauses.add(gc);
             if (actionNanos != Long.MIN_VALUE) {
                 fromActionMs.add(Report.millis(after.lastStartedNanos() - actionNanos));
             }
@@ -129,6 +150,10 @@ public final class RebalanceBench {
             cells.add(Report.num(Report.median(r.zkRequests())) + " (max " + Report.num(Report.max(r.zkRequests()))
                     + ")");
             cells.add(r.extra()[0] + (r.irregular()[0] > 0 ? " (" + r.irregular()[0] + " not timed)" : ""));
+            cells.add(r.gcCell());
+            List<Double> calm = r.latencyWithoutGcMs();
+            cells.add(calm.isEmpty() ? "-" : Report.ms(Report.percentile(
+                    calm.stream().mapToDouble(Double::doubleValue).sorted().toArray(), 99)));
             cells.add(verdict(r));
             table.add(cells);
             phases.add(List.of(r.kind(), Integer.toString(r.consumers()), Integer.toString(r.partitions()),
@@ -138,12 +163,16 @@ public final class RebalanceBench {
         report.line("Rebalance latency, trigger → every member started and owners written (ms):");
         report.line("");
         report.table(List.of("kind", "consumers", "partitions", "min", "p50", "p99", "max", "n",
-                "p50 from action", "ZK writes p50", "ZK requests p50", "extra generations", "target (DESIGN §9)"),
+                "p50 from action", "ZK writes p50", "ZK requests p50", "extra generations", "GC pauses in",
+                "p99 without them", "target (DESIGN §9)"),
                 table);
         report.line("\"from action\": from the harness's call (shutdown() / halt()) instead of the trigger. ZK writes:"
                 + " write transactions (each multi is one) from the action until ZooKeeper is quiet again; ZK requests:"
                 + " every request the server received meanwhile, reads and client heartbeats included. \"extra"
-                + " generations\": triggers after which the group moved more than one generation.");
+                + " generations\": triggers after which the group moved more than one generation. \"GC pauses in\":"
+                + " how many repetitions a garbage collection pause fell into, and those pauses' milliseconds (every"
+                + " thread stops, and this JVM holds every consumer's threads); \"p99 without them\": the p99 of the"
+                + " other repetitions, to tell the collector's share of the tail. The target is judged on all of them.");
         report.line("");
         report.line("Where the time goes (p50 of each phase, ms), from the consumers' stamps: Stop round = trigger →"
                 + " last member stopped; owners write = last stopped → first member started (the coordinator's"
@@ -262,12 +291,14 @@ public final class RebalanceBench {
         List<String> all = with(base, x);
         ZkCounters z0 = quiet.counters();
         ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
+        Gc.Pauses gc0 = Gc.sinceStart();
         long t0 = System.nanoTime();
         members.start(group, x, topic);
         Members.Stable after = members.awaitStable(all, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+        Gc.Pauses gc = Gc.sinceStart().minus(gc0);
         join.cpu().add(ThreadCpu.between(cpu0, ThreadCpu.snapshot()));
         long trigger = Math.min(members.registeredNanos(x), members.firstStopSince(base, t0).orElse(Long.MAX_VALUE));
-        join.sample(members, all, trigger, Long.MIN_VALUE, after);
+        join.sample(members, all, trigger, Long.MIN_VALUE, after, gc);
         join.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
         recordZk(quiet, z0, join);
         awaitRunOver(cluster, group);
@@ -283,13 +314,15 @@ public final class RebalanceBench {
                                                   Removal remove) throws Exception {
         ZkCounters z0 = quiet.counters();
         ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
+        Gc.Pauses gc0 = Gc.sinceStart();
         long t0 = System.nanoTime();
         remove.run();
         Members.Stable after = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
+        Gc.Pauses gc = Gc.sinceStart().minus(gc0);
         row.cpu().add(ThreadCpu.between(cpu0, ThreadCpu.snapshot()));
         OptionalLong stop = members.firstStopSince(base, t0);
         if (stop.isPresent()) {
-            row.sample(members, base, stop.getAsLong(), t0, after);
+            row.sample(members, base, stop.getAsLong(), t0, after, gc);
         } else {
             row.irregular()[0]++; // no member stopped after the action: another run moved the group
         }

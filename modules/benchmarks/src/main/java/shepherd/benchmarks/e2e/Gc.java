@@ -1,0 +1,35 @@
+package shepherd.benchmarks.e2e;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+
+/**
+ * The garbage collector's pauses in this JVM, seen from the harness: a young collection stops every thread, and in
+ * a JVM that holds 64 consumers its root scan walks over a thousand thread stacks, so a repetition it falls into is
+ * longer by the pause. The harness counts the pauses in each repetition and reports them beside the latencies.
+ */
+final class Gc {
+    /** The collectors whose time is pause time: G1's young and old (full) collections, not its concurrent cycles. */
+    private static final List<GarbageCollectorMXBean> PAUSING = ManagementFactory.getGarbageCollectorMXBeans().stream()
+            .filter(b -> !b.getName().contains("Concurrent")).toList();
+
+    private Gc() {}
+
+    /** Pauses so far: how many, and their milliseconds. */
+    record Pauses(long count, long ms) {
+        Pauses minus(Pauses before) {
+            return new Pauses(count - before.count, ms - before.ms);
+        }
+    }
+
+    static Pauses sinceStart() {
+        long count = 0;
+        long ms = 0;
+        for (GarbageCollectorMXBean b : PAUSING) {
+            count += Math.max(0, b.getCollectionCount());
+            ms += Math.max(0, b.getCollectionTime());
+        }
+        return new Pauses(count, ms);
+    }
+}
