@@ -157,8 +157,7 @@ public final class RebalanceBench {
             cells.add(verdict(r));
             table.add(cells);
             phases.add(List.of(r.kind(), Integer.toString(r.consumers()), Integer.toString(r.partitions()),
-                    Report.ms(Report.median(r.stopPhaseMs())), Report.ms(Report.median(r.writePhaseMs())),
-                    Report.ms(Report.median(r.startPhaseMs()))));
+                    medianAndP99(r.stopPhaseMs()), medianAndP99(r.writePhaseMs()), medianAndP99(r.startPhaseMs())));
         }
         report.line("Rebalance latency, trigger → every member started and owners written (ms):");
         report.line("");
@@ -174,7 +173,7 @@ public final class RebalanceBench {
                 + " thread stops, and this JVM holds every consumer's threads); \"p99 without them\": the p99 of the"
                 + " other repetitions, to tell the collector's share of the tail. The target is judged on all of them.");
         report.line("");
-        report.line("Where the time goes (p50 of each phase, ms), from the consumers' stamps: Stop round = trigger →"
+        report.line("Where the time goes (p50 / p99 of each phase, ms), from the consumers' stamps: Stop round = trigger →"
                 + " last member stopped; owners write = last stopped → first member started (the coordinator's"
                 + " existence probes and fenced multi; for a failed member also the rest of its lease); Start round ="
                 + " first → last member started.");
@@ -203,6 +202,14 @@ public final class RebalanceBench {
                 + " go quiet before measuring; %d ms during the measured join and leave repetitions.",
                 compilationMs[0], compilationMs[1]));
         return rows;
+    }
+
+    private static String medianAndP99(List<Double> values) {
+        if (values.isEmpty()) {
+            return "-";
+        }
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return Report.ms(Report.percentile(v, 50)) + " / " + Report.ms(Report.percentile(v, 99));
     }
 
     private static String verdict(Row r) {
