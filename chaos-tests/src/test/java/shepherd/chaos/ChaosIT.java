@@ -76,6 +76,18 @@ class ChaosIT {
                 "fencing was off, yet no history checker saw anything:\n" + result.text());
     }
 
+    /**
+     * CONVENTIONS 13: the self-fence check must catch a consumer that fetches on through the window in which a
+     * consumer cut off from its coordinator must have stopped. Judged on a consumer left alone, it must.
+     */
+    @Test
+    void aConsumerThatFetchesOnIsCaughtBySelfFenceCheck() throws Exception {
+        Report.Result result = run("negative-control-self-fence", ChaosCluster.Settings.defaults(),
+                List.of(Nemeses.judgeAConsumerLeftAlone()));
+        assertTrue(result.violations().stream().anyMatch(v -> v.invariant().equals("ConsumerSelfFences")),
+                "a consumer fetched on through the window, yet ConsumerSelfFences saw nothing:\n" + result.text());
+    }
+
     private static Report.Result run(String name, ChaosCluster.Settings settings, List<Nemesis> nemeses)
             throws Exception {
         try (ChaosRun run = ChaosRun.start(name, RUNS.resolve(name), settings, SEED)) {

@@ -163,6 +163,23 @@ public final class Nemeses {
         });
     }
 
+    /**
+     * Negative control of nemeses 5 and 6's check, {@code ConsumerSelfFences} (CONVENTIONS 13): the check applied to
+     * a fetching consumer that nothing is done to. Nothing stops it, so it fetches on through the window, which is
+     * the history a consumer without its lease timer leaves when it is cut off (no Stop can reach it), and the check
+     * must report it.
+     */
+    public static Nemesis judgeAConsumerLeftAlone() {
+        return of(5, "negative-control(consumer left alone)", c -> {
+            String victim = busyConsumer(c);
+            long from = System.nanoTime();
+            c.injected("nothing done to consumer " + victim + "; judged as if it had been cut off");
+            Waits.hold(beyondLease(c));
+            expectSelfFenced(c, victim, from);
+            c.healed("nothing to heal");
+        });
+    }
+
     /** 6. SIGSTOP a consumer beyond its lease: the zombie consumer. */
     public static Nemesis pauseConsumer() {
         return of(6, "pause-consumer", c -> {
