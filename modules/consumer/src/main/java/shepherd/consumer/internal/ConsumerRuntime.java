@@ -516,7 +516,8 @@ public final class ConsumerRuntime {
                     config.autoOffsetReset(), logs, queue.get(), config.fetchRecordsMax(), config.fetchWaitMs());
             fetchers.add(f);
             if (started != null) {
-                // Stamped before it starts, handed over with the others after: the listener sees it start first.
+                // Stamped before its fetcher starts, as every FETCH_STARTED is; handed over with the others once
+                // all are started.
                 started.add(new ConsumerEvent(System.nanoTime(), ConsumerEvent.Kind.FETCH_STARTED, a.topic(),
                         a.partition(), fetchingEpoch, generation, a.offset(), ErrorCode.NONE, null));
             }
