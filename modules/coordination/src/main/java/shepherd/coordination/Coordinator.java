@@ -34,7 +34,6 @@ import shepherd.coordination.CoordinatorEvent.TimerFired;
 import shepherd.coordination.CoordinatorEvent.TopicPartitionChange;
 import shepherd.coordination.CoordinatorEvent.TopicRead;
 import shepherd.coordination.CoordinatorEvent.TopicsRead;
-import shepherd.coordination.CoordinatorEvent.ZkAnswer;
 import shepherd.coordination.CoordinatorEvent.ZkReadFailed;
 import shepherd.coordination.CoordinatorEvent.ZkWriteDone;
 import shepherd.coordination.CoordinatorEvent.ZkWriteFailed;
@@ -218,8 +217,8 @@ public final class Coordinator {
     public List<CoordinatorEffect> onEvent(CoordinatorEvent event, long nowMs) {
         out = new ArrayList<>();
         now = nowMs;
-        if (event instanceof ZkAnswer answer) {
-            lastZkAckMs = Math.max(lastZkAckMs, answer.sentAtMs()); // the session surely lived when it left
+        if (event instanceof CoordinatorEvent.SessionProof proof) {
+            lastZkAckMs = Math.max(lastZkAckMs, proof.sentAtMs()); // the session surely lived when it left
         }
         if (event instanceof CoordinatorEvent.Boot) {
             // coordinatorStartup begins by running for election; the reads follow the win.

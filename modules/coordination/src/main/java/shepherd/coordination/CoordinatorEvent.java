@@ -11,8 +11,9 @@ import shepherd.protocol.Response;
 /**
  * What the runtime tells the coordinator core: ZooKeeper session events, election outcomes, read and write
  * results, watch firings (the seed's four listeners), consumer traffic and timer firings. Events that answer a
- * ZooKeeper request carry {@code sentAtMs}, the time the runtime issued it: the newest such time bounds how long our
- * session surely lives (DESIGN §5, commanding needs a live session).
+ * ZooKeeper request carry {@code sentAtMs}, the time the runtime issued it: the newest such time of an answer that
+ * passed the session check ({@link SessionProof}) bounds how long our session surely lives (DESIGN §5, commanding
+ * needs a live session).
  */
 public sealed interface CoordinatorEvent {
 
@@ -20,6 +21,14 @@ public sealed interface CoordinatorEvent {
     sealed interface ZkAnswer extends CoordinatorEvent {
         long sentAtMs();
     }
+
+    /**
+     * An answer that passed ZooKeeper's session check at the leader (a write, or the revalidation of a reconnect), so
+     * the session lived when its request left: only these refresh DESIGN §5's {@code lastZkAck}. A read is answered
+     * by whichever member holds the connection, which may still hold one of a session the ensemble has ended
+     * (docs/zookeeper-layout.md, obligation 2): a read's answer proves the connection, not the session.
+     */
+    sealed interface SessionProof extends ZkAnswer {}
 
     // ------------------------------------------------------------------ session and election
 
@@ -30,7 +39,7 @@ public sealed interface CoordinatorEvent {
     record ZkDisconnected() implements CoordinatorEvent {}
 
     /** The ZooKeeper connection is back with the same session. Resume, without a reset. */
-    record ZkSyncConnected(long sentAtMs) implements ZkAnswer {}
+    record ZkSyncConnected(long sentAtMs) implements SessionProof {}
 
     /** The session expired: seed handleNewSession — full reset, re-arm everything, run for election again. */
     record ZkExpired() implements CoordinatorEvent {}
@@ -39,7 +48,7 @@ public sealed interface CoordinatorEvent {
      * We hold {@code /consumers/coordinator} and bumped {@code /consumers/epoch} to {@code epoch} in the same multi;
      * {@code previousHandedOver} says whether the previous epoch recorded a clean handover.
      */
-    record ElectionWon(int epoch, boolean previousHandedOver, long sentAtMs) implements ZkAnswer {}
+    record ElectionWon(int epoch, boolean previousHandedOver, long sentAtMs) implements SessionProof {}
 
     /** Another broker is coordinator (for Consult answers); the adapter keeps watching and retries by itself. */
     record LeaderObserved(int brokerId, int epoch) implements CoordinatorEvent {}
@@ -51,8 +60,8 @@ public sealed interface CoordinatorEvent {
         }
     }
 
-    /** A keep-alive read came back. */
-    record ZkSynced(long sentAtMs) implements ZkAnswer {}
+    /** A keep-alive came back: a write that changes nothing (a version check), so it passed the session check. */
+    record ZkSynced(long sentAtMs) implements SessionProof {}
 
     // ------------------------------------------------------------------ reads and watches
 
@@ -125,10 +134,10 @@ public sealed interface CoordinatorEvent {
     // ------------------------------------------------------------------ writes
 
     /** The fenced multi {@code writeId} committed. */
-    record ZkWriteDone(long writeId, long sentAtMs) implements ZkAnswer {}
+    record ZkWriteDone(long writeId, long sentAtMs) implements SessionProof {}
 
     /** The multi failed its {@code check(/consumers/epoch, epoch)}: we are no longer coordinator. */
-    record ZkWriteFenced(long writeId, long sentAtMs) implements ZkAnswer {}
+    record ZkWriteFenced(long writeId, long sentAtMs) implements SessionProof {}
 
     /**
      * The multi's outcome is unknown (connection loss: it may have been applied) or it was refused for another

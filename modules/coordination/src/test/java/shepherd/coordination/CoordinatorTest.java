@@ -918,6 +918,31 @@ class CoordinatorTest {
         }
 
         @Test
+        void aReadAnswerDoesNotProveTheSessionButAKeepAliveDoes() {
+            d.activate(EPOCH);
+            d.join(1, G, "a", "t");
+            d.keepSessionFresh = false;
+            long until = d.config.commandableUntilMs(d.now);
+            d.advanceTo(until - 10);
+            // A read sent now and answered: the member holding the connection may answer it on a session the
+            // ensemble has ended, so the bound stays where the last write put it.
+            d.feed(new CoordinatorEvent.GroupsRead(List.of(G), d.now));
+            assertFalse(d.coordinator.canCommandAt(until));
+            d.feed(new CoordinatorEvent.ZkSynced(d.now));
+            assertTrue(d.coordinator.canCommandAt(until));
+            assertEquals(d.config.commandableUntilMs(until - 10), latestCommandableMs(until - 10));
+        }
+
+        /** The first time from {@code fromMs} on at which the coordinator may no longer command. */
+        private long latestCommandableMs(long fromMs) {
+            long t = fromMs;
+            while (d.coordinator.canCommandAt(t)) {
+                t++;
+            }
+            return t;
+        }
+
+        @Test
         void withoutFencingAStaleCoordinatorStillCommandsAndWritesUnfenced() {
             // Negative control (D2/D5).
             d = new CoordinatorDriver(Set.of(Defect.NO_FENCING));

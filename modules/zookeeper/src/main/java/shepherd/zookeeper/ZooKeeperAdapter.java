@@ -19,6 +19,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Op;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher.Event.EventType;
 import org.apache.zookeeper.ZooDefs.Ids;
@@ -63,6 +64,8 @@ public final class ZooKeeperAdapter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperAdapter.class);
     /** Distinct garbage znode versions remembered so each is logged once; the memory is cleared past this. */
     private static final int GARBAGE_REMEMBERED_MAX = 10_000;
+    /** The keep-alive: a check of the epoch node at any version, which exists for as long as the tree does. */
+    private static final List<Op> KEEP_ALIVE = List.of(Op.check(ZkPaths.EPOCH, -1));
 
     /**
      * @param retryMs       delay before retrying an election step or a registration after a transient failure
@@ -400,8 +403,11 @@ public final class ZooKeeperAdapter implements AutoCloseable {
         } else if (effect instanceof CoordinatorEffect.Read r) {
             reader.read(s, r.read());
         } else if (effect instanceof CoordinatorEffect.KeepAlive) {
+            // A multi of one version check, not a read: a write passes the leader's session check, a read is
+            // answered by whichever member holds the connection, even on a session the ensemble has ended
+            // (obligation 2 of docs/zookeeper-layout.md). Answered SESSIONEXPIRED, it ends the session.
             long sentAtMs = clock.getAsLong();
-            s.zk.exists(ZkPaths.EPOCH, false, (rc, path, ctx, stat) -> answered(s, rc, () -> {
+            s.zk.multi(KEEP_ALIVE, (rc, path, ctx, results) -> answered(s, rc, () -> {
                 if (Code.get(rc) == Code.OK) {
                     emit(new CoordinatorEvent.ZkSynced(sentAtMs));
                 }

@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
 import shepherd.coordination.CoordinatorEffect;
 import shepherd.coordination.CoordinatorEvent;
 import shepherd.coordination.CoordinatorEvent.ElectionWon;
+import shepherd.coordination.CoordinatorEvent.GroupsRead;
 import shepherd.coordination.CoordinatorEvent.LeaderObserved;
 import shepherd.coordination.CoordinatorEvent.ZkDisconnected;
 import shepherd.coordination.CoordinatorEvent.ZkExpired;
@@ -38,6 +39,7 @@ import shepherd.coordination.CoordinatorEvent.ZkWriteDone;
 import shepherd.coordination.CoordinatorEvent.ZkWriteFailed;
 import shepherd.coordination.CoordinatorEvent.ZkWriteFenced;
 import shepherd.coordination.ZkOp;
+import shepherd.coordination.ZkRead;
 import shepherd.coordination.assign.TopicPartition;
 import shepherd.protocol.BrokerInfo;
 
@@ -357,21 +359,14 @@ class ZooKeeperEnsembleIT {
      */
     @Test
     void aWriteAnsweredSessionExpiredOnALiveConnectionEndsTheSession() throws Exception {
-        int follower = (ensemble.leader() + 1) % ensemble.size();
-        String chroot = connectString.substring(connectString.indexOf('/'));
         EventLog log = new EventLog();
-        ZooKeeperAdapter a = ZooKeeperAdapter.open(ZooKeeperAdapter.Config.of(ensemble.connectString(follower)
-                + chroot, SESSION_TIMEOUT_MS, 1), log::accept, () -> clockOf(1));
-        log.tagWith(a::sessionId);
-        adapters.add(a);
-        a.registerBroker(new BrokerInfo(1, "h", 9092, "h-1")).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        ZooKeeperAdapter a = adapterOnAFollower(log);
         long session1 = a.sessionId();
-        assertEquals(follower, ensemble.memberServing(session1));
 
         ensemble.forgetSessionAtLeader(session1);
         int mark = log.size();
-        a.execute(new CoordinatorEffect.KeepAlive()); // a read: still answered, the connection is up
-        log.await(ZkSynced.class, mark, e -> true);
+        a.execute(new CoordinatorEffect.Read(new ZkRead.Groups())); // a read: still answered, the connection is up
+        log.await(GroupsRead.class, mark, e -> true);
         a.execute(new CoordinatorEffect.RunForElection()); // its multi is a write
 
         ZkExpired expired = log.await(ZkExpired.class, mark, e -> true);
@@ -385,6 +380,45 @@ class ZooKeeperEnsembleIT {
         awaitOwner(ZkPaths.COORDINATOR, session2);
         sync();
         assertEquals(won.epoch(), admin.exists(ZkPaths.EPOCH, false).getVersion());
+    }
+
+    /**
+     * In the state above a read is still answered, so a keep-alive made of a read ({@code exists}, as it was; even
+     * {@code sync}) would keep DESIGN §5's live-session bound fresh on a session the ensemble has ended, for as long
+     * as no write happens: the coordinator would go on granting leases while another broker is elected. The
+     * keep-alive passes the leader's session check (a multi of one version check), so it ends such a session
+     * instead of answering ZkSynced.
+     */
+    @Test
+    void aKeepAliveOnASessionEndedAtTheLeaderEndsIt() throws Exception {
+        EventLog log = new EventLog();
+        ZooKeeperAdapter a = adapterOnAFollower(log);
+        long session1 = a.sessionId();
+        int mark = log.size();
+        a.execute(new CoordinatorEffect.KeepAlive()); // on a live session: answered
+        log.await(ZkSynced.class, mark, e -> true);
+
+        ensemble.forgetSessionAtLeader(session1);
+        mark = log.size();
+        a.execute(new CoordinatorEffect.KeepAlive());
+
+        log.await(ZkExpired.class, mark, e -> true);
+        List<CoordinatorEvent> after = log.events().subList(mark, log.size());
+        assertTrue(after.stream().noneMatch(ZkSynced.class::isInstance), after.toString());
+        assertNotEquals(session1, awaitNewSession(a, session1));
+    }
+
+    /** An adapter connected to a member that is not the leader, its broker registered. */
+    private ZooKeeperAdapter adapterOnAFollower(EventLog log) throws Exception {
+        int follower = (ensemble.leader() + 1) % ensemble.size();
+        String chroot = connectString.substring(connectString.indexOf('/'));
+        ZooKeeperAdapter a = ZooKeeperAdapter.open(ZooKeeperAdapter.Config.of(ensemble.connectString(follower)
+                + chroot, SESSION_TIMEOUT_MS, 1), log::accept, () -> clockOf(1));
+        log.tagWith(a::sessionId);
+        adapters.add(a);
+        a.registerBroker(new BrokerInfo(1, "h", 9092, "h-1")).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertEquals(follower, ensemble.memberServing(a.sessionId()));
+        return a;
     }
 
     private void backToBackExpiries(boolean rivalFromStart, boolean secondByLeader) throws Exception {
