@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,6 +54,29 @@ class FrameCodecLimitsTest {
                 e::getMessage);
         assertThrows(FrameTooLargeException.class, () -> codec.encodeTo(leaveOfSize(101), ByteBuffer.allocate(200)));
         assertEquals(101, codec.encodedSize(leaveOfSize(101)), "encodedSize reports sizes over the limit too");
+    }
+
+    /**
+     * Past its limit the writer drops its array and only counts, wherever in an array of elements the limit falls:
+     * the size it reports stays exact, and a frame that fits still decodes as sent.
+     */
+    @Test
+    void aStartIsMeasuredExactlyWhereverTheLimitFalls() throws DecodeException {
+        List<PartitionAssignment> assigned = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            assigned.add(new PartitionAssignment("orders-" + (i % 3), "1-" + i, i, 0));
+        }
+        Frame start = Frame.request(1, new StartRequest(1, 2, assigned));
+        int size = new FrameCodec().encode(start).remaining();
+        for (int limit = FrameCodec.FRAME_BYTES_MAX_MIN; limit <= size + 2; limit++) {
+            FrameCodec codec = new FrameCodec(limit);
+            assertEquals(size, codec.encodedSize(start));
+            if (limit >= size) {
+                assertEquals(start, codec.decodeSized(codec.encode(start)));
+            } else {
+                assertEquals(size, assertThrows(FrameTooLargeException.class, () -> codec.encode(start)).frameBytes());
+            }
+        }
     }
 
     @Test
