@@ -1,6 +1,7 @@
 package shepherd.consumer.session;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -176,13 +177,23 @@ public final class ConsumerSession {
 
     /**
      * Known brokers first (they are the current cluster), then bootstrap brokers not among them: if every known
-     * broker is gone (a cluster moved), the configured ones are still tried rather than none.
+     * broker is gone (a cluster moved), the configured ones are still tried rather than none. The order is turned to
+     * start after the broker whose answer the last round followed: a broker that has not yet seen a new election
+     * keeps naming the deposed coordinator with the epoch we already accept, and asking it first every round would
+     * follow it to the same refusal until it catches up.
      */
     private static List<BrokerInfo> roundCandidates(SessionState s) {
         Map<Integer, BrokerInfo> byId = new LinkedHashMap<>();
         s.knownBrokers().forEach(b -> byId.putIfAbsent(b.id(), b));
         s.config().bootstrapBrokers().forEach(b -> byId.putIfAbsent(b.id(), b));
-        return List.copyOf(byId.values());
+        List<BrokerInfo> candidates = new ArrayList<>(byId.values());
+        for (int i = 0; i < candidates.size(); i++) {
+            if (candidates.get(i).id() == s.followedBroker()) {
+                Collections.rotate(candidates, -(i + 1));
+                break;
+            }
+        }
+        return List.copyOf(candidates);
     }
 
     private static BrokerInfo currentCandidate(SessionState s) {
@@ -214,6 +225,7 @@ public final class ConsumerSession {
         }
         // Seed step 3: update serverCluster and curCoordinator.
         SessionState.Builder b = s.toBuilder().status(SessionStatus.REGISTERING).highestEpochSeen(r.coordinatorEpoch());
+        b.followedBroker = currentCandidate(s).id();
         b.knownBrokers = r.brokers();
         b.coordinator = coordinator;
         b.registerSent = false;

@@ -17,6 +17,9 @@ import shepherd.protocol.PartitionAssignment;
  * @param candidateIndex    DISCOVERING: the candidate whose Consult is outstanding
  * @param backoffPending    DISCOVERING: waiting for the DISCOVERY_BACKOFF timer, no Consult outstanding
  * @param failedRounds      rounds since the last successful registration, the backoff exponent
+ * @param followedBroker    the broker whose Consult answer the last round followed, or {@link #NONE}: the next
+ *                          round consults it last, so an answer it keeps giving from a stale view cannot send every
+ *                          round back to the same refusal
  * @param coordinator       REGISTERING and member statuses: the broker we are connected (or connecting) to
  * @param knownBrokers      the seed's serverCluster: the brokers the last good ConsultResponse listed
  * @param registerSent      REGISTERING: Register sent, RegisterAnswered awaited
@@ -38,6 +41,7 @@ public record SessionState(
         int candidateIndex,
         boolean backoffPending,
         int failedRounds,
+        int followedBroker,
         BrokerInfo coordinator,
         List<BrokerInfo> knownBrokers,
         boolean registerSent,
@@ -65,7 +69,7 @@ public record SessionState(
 
     /** Before {@link SessionEvent.Started}: discovering nothing yet. */
     public static SessionState unstarted() {
-        return new SessionState(null, SessionStatus.DISCOVERING, NONE, NONE, List.of(), 0, false, 0, null,
+        return new SessionState(null, SessionStatus.DISCOVERING, NONE, NONE, List.of(), 0, false, 0, NONE, null,
                 List.of(), false, null, NO_LEASE, List.of(), false, List.of(), false, null);
     }
 
@@ -101,6 +105,7 @@ public record SessionState(
         int candidateIndex;
         boolean backoffPending;
         int failedRounds;
+        int followedBroker;
         BrokerInfo coordinator;
         List<BrokerInfo> knownBrokers;
         boolean registerSent;
@@ -122,6 +127,7 @@ public record SessionState(
             candidateIndex = s.candidateIndex;
             backoffPending = s.backoffPending;
             failedRounds = s.failedRounds;
+            followedBroker = s.followedBroker;
             coordinator = s.coordinator;
             knownBrokers = s.knownBrokers;
             registerSent = s.registerSent;
@@ -162,7 +168,7 @@ public record SessionState(
 
         SessionState build() {
             return new SessionState(config, status, generation, highestEpochSeen, candidates, candidateIndex,
-                    backoffPending, failedRounds, coordinator, knownBrokers, registerSent, memberId, leaseDeadlineMs,
+                    backoffPending, failedRounds, followedBroker, coordinator, knownBrokers, registerSent, memberId, leaseDeadlineMs,
                     assignment, fetchersStopping, pendingStops, leaving, termination);
         }
     }

@@ -103,6 +103,29 @@ class ConsumerSessionTest {
         assertEquals(1, d.lastOf(SendConsult.class).size(), "asks the next broker instead");
     }
 
+    /**
+     * Broker 1 has not seen that broker 2 was deposed and keeps naming it, with the epoch we already accept; broker
+     * 2 refuses the registration. The next round asks broker 1 last, so broker 3, which knows the new coordinator,
+     * is heard first: a round that began at broker 1 again would follow it to the same refusal until it caught up.
+     */
+    @Test
+    void theRoundAfterARefusalStartsAfterTheBrokerWhoseAnswerItFollowed() {
+        SessionDriver d = new SessionDriver().started(true);
+        ConsultResponse stale = new ConsultResponse(ErrorCode.NONE, 2, EPOCH, SessionDriver.BROKERS);
+        d.send(new ConsultAnswered(1, stale));
+        d.send(new Connected(2));
+        d.send(new RegisterAnswered(RegisterResponse.error(ErrorCode.NOT_COORDINATOR)));
+        d.advanceBy(100);
+
+        assertEquals(List.of(new SendConsult(SessionDriver.BROKERS.get(1))), d.lastOf(SendConsult.class));
+        d.send(new ConsultAnswered(2, ConsultResponse.error(ErrorCode.COORDINATOR_NOT_READY)));
+        assertEquals(List.of(new SendConsult(SessionDriver.BROKERS.get(2))), d.lastOf(SendConsult.class));
+        d.send(new ConsultAnswered(3, new ConsultResponse(ErrorCode.NONE, 3, EPOCH + 1, SessionDriver.BROKERS)));
+        assertEquals(List.of(new Connect(SessionDriver.BROKERS.get(2))), d.last);
+        assertEquals(List.of(SessionDriver.BROKERS.get(1), SessionDriver.BROKERS.get(2), SessionDriver.BROKERS.get(0)),
+                d.state.candidates(), "broker 1 last");
+    }
+
     @Test
     void answerFromABrokerNotAskedIsIgnored() {
         SessionDriver d = new SessionDriver().started(true);
