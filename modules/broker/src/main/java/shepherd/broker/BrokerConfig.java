@@ -7,8 +7,10 @@ import java.util.Properties;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.StringJoiner;
 import shepherd.broker.spi.TestSupport;
 import shepherd.coordination.CoordinatorConfig;
+import shepherd.coordination.GroupAssignors;
 import shepherd.transport.TransportConfig;
 
 /**
@@ -50,6 +52,9 @@ import shepherd.transport.TransportConfig;
  *                                post-election lease wait. False only in fault-injection test builds
  *                                ({@code test.fencing=disabled}), refused unless a {@link TestSupport} provider
  *                                permits it: the chaos suite's negative control
+ * @param assignors               {@code group.assignor.default} and {@code group.assignor.overrides}: the assignor of
+ *                                a group this coordinator creates, and of the groups named, whatever their node says
+ *                                (docs/assignors.md); set them alike on every broker, or a failover changes them
  */
 public record BrokerConfig(
         int brokerId,
@@ -71,7 +76,8 @@ public record BrokerConfig(
         long warmupMs,
         String metricsHost,
         int metricsPort,
-        boolean fencing) {
+        boolean fencing,
+        GroupAssignors assignors) {
 
     public static final String BROKER_ID = "broker.id";
     public static final String LISTEN_HOST = "listen.host";
@@ -94,6 +100,10 @@ public record BrokerConfig(
     public static final String METRICS_PORT = "metrics.port";
     /** {@code enabled} (default) or {@code disabled}; the latter in fault-injection test builds only. */
     public static final String TEST_FENCING = "test.fencing";
+    /** The assignor of a group created by its first registration: {@code range}, {@code roundrobin}, {@code sticky}. */
+    public static final String GROUP_ASSIGNOR_DEFAULT = "group.assignor.default";
+    /** {@code group=assignor[,group=assignor…]}: groups whose assignor is this, whatever their node in ZooKeeper says. */
+    public static final String GROUP_ASSIGNOR_OVERRIDES = "group.assignor.overrides";
     static final String FENCING_ENABLED = "enabled";
     static final String FENCING_DISABLED = "disabled";
 
@@ -107,7 +117,7 @@ public record BrokerConfig(
             ADVERTISED_PORT, ZOOKEEPER_CONNECT, SESSION_TIMEOUT_MS, REBALANCE_STOP_TIMEOUT_MS,
             REBALANCE_START_TIMEOUT_MS, LEASE_SAFETY_MARGIN_MS, MESSAGE_DELAY_MAX_MS, CLOCK_DRIFT_PPM, FRAME_BYTES_MAX,
             REQUEST_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS, HANDOVER_GRACE_MS, WARMUP_MS, METRICS_HOST, METRICS_PORT,
-            TEST_FENCING);
+            TEST_FENCING, GROUP_ASSIGNOR_DEFAULT, GROUP_ASSIGNOR_OVERRIDES);
 
     static final String DEFAULT_LISTEN_HOST = "0.0.0.0";
     static final int DEFAULT_LISTEN_PORT = 9092;
@@ -156,6 +166,7 @@ public record BrokerConfig(
         if (!fencing) {
             throwIfFencingOffNotPermitted(testSupportProviders());
         }
+        Objects.requireNonNull(assignors, "assignors (GroupAssignors.DEFAULT for the default)");
     }
 
     /** The defaults for a broker with this id on this ZooKeeper ensemble. */
@@ -164,7 +175,7 @@ public record BrokerConfig(
                 DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_REBALANCE_STOP_TIMEOUT_MS, DEFAULT_REBALANCE_START_TIMEOUT_MS,
                 DEFAULT_LEASE_SAFETY_MARGIN_MS, DEFAULT_MESSAGE_DELAY_MAX_MS, DEFAULT_CLOCK_DRIFT_PPM,
                 DEFAULT_FRAME_BYTES_MAX, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
-                DEFAULT_HANDOVER_GRACE_MS, DEFAULT_WARMUP_MS, "", METRICS_OFF, true);
+                DEFAULT_HANDOVER_GRACE_MS, DEFAULT_WARMUP_MS, "", METRICS_OFF, true, GroupAssignors.DEFAULT);
     }
 
     /** True if the broker serves {@code GET /metrics}. */
@@ -209,7 +220,7 @@ public record BrokerConfig(
         CoordinatorConfig d = CoordinatorConfig.defaults(brokerId, sessionTimeoutMs);
         return new CoordinatorConfig(brokerId, sessionTimeoutMs, clockDriftPpm, messageDelayMaxMs, leaseSafetyMarginMs,
                 rebalanceStopTimeoutMs, rebalanceStartTimeoutMs, d.barrierMissesMax(), d.retryBackoffInitialMs(),
-                d.retryBackoffMaxMs(), handoverGraceMs, d.zkRetryMs());
+                d.retryBackoffMaxMs(), handoverGraceMs, d.zkRetryMs(), assignors);
     }
 
     /** The transport's limits: ours, plus the transport's defaults. */
@@ -247,6 +258,12 @@ public record BrokerConfig(
         if (!fencing) {
             m.put(TEST_FENCING, FENCING_DISABLED); // the default stays out: a production file never names it
         }
+        m.put(GROUP_ASSIGNOR_DEFAULT, assignors.defaultName());
+        if (!assignors.byGroup().isEmpty()) {
+            StringJoiner overrides = new StringJoiner(",");
+            assignors.byGroup().forEach((group, name) -> overrides.add(group + "=" + name));
+            m.put(GROUP_ASSIGNOR_OVERRIDES, overrides.toString());
+        }
         return m;
     }
 
@@ -282,7 +299,42 @@ public record BrokerConfig(
                 parse(values, WARMUP_MS, DEFAULT_WARMUP_MS, 0, 60_000),
                 string(values, METRICS_HOST, ""),
                 metricsPort(values.get(METRICS_PORT)),
-                fencing(values.get(TEST_FENCING)));
+                fencing(values.get(TEST_FENCING)),
+                assignors(values.get(GROUP_ASSIGNOR_DEFAULT), values.get(GROUP_ASSIGNOR_OVERRIDES)));
+    }
+
+    private static GroupAssignors assignors(String rawDefault, String rawOverrides) {
+        String defaultName = rawDefault == null ? GroupAssignors.DEFAULT.defaultName() : rawDefault.trim();
+        try {
+            new GroupAssignors(defaultName, Map.of());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigException(GROUP_ASSIGNOR_DEFAULT, rawDefault, GROUP_ASSIGNOR_DEFAULT + ": "
+                    + e.getMessage());
+        }
+        Map<String, String> byGroup = new LinkedHashMap<>();
+        String expected = " (expected group=assignor[,group=assignor...])";
+        if (rawOverrides != null && !rawOverrides.isBlank()) {
+            for (String entry : rawOverrides.split(",", -1)) {
+                int eq = entry.indexOf('=');
+                String group = eq < 0 ? "" : entry.substring(0, eq).trim();
+                String name = eq < 0 ? "" : entry.substring(eq + 1).trim();
+                if (group.isEmpty() || name.isEmpty()) {
+                    throw new InvalidConfigException(GROUP_ASSIGNOR_OVERRIDES, rawOverrides, GROUP_ASSIGNOR_OVERRIDES
+                            + " has a malformed entry '" + entry.trim() + "'" + expected + ", got '" + rawOverrides
+                            + "'");
+                }
+                if (byGroup.putIfAbsent(group, name) != null) {
+                    throw new InvalidConfigException(GROUP_ASSIGNOR_OVERRIDES, rawOverrides, GROUP_ASSIGNOR_OVERRIDES
+                            + " names group '" + group + "' twice, got '" + rawOverrides + "'");
+                }
+            }
+        }
+        try {
+            return new GroupAssignors(defaultName, byGroup);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigException(GROUP_ASSIGNOR_OVERRIDES, rawOverrides, GROUP_ASSIGNOR_OVERRIDES + ": "
+                    + e.getMessage() + ", got '" + rawOverrides + "'");
+        }
     }
 
     private static boolean fencing(String raw) {

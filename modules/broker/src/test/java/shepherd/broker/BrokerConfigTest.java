@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import shepherd.coordination.CoordinatorConfig;
+import shepherd.coordination.GroupAssignors;
 
 class BrokerConfigTest {
 
@@ -120,6 +121,33 @@ class BrokerConfigTest {
     }
 
     @Test
+    void groupAssignorsAreReadCheckedAndHandedToTheCoordinator() {
+        BrokerConfig c = BrokerConfig.fromProperties(props("broker.id", "1", "group.assignor.default", "sticky",
+                "group.assignor.overrides", " orders=roundrobin , audit.log=range"));
+        GroupAssignors expected = new GroupAssignors("sticky", Map.of("orders", "roundrobin", "audit.log", "range"));
+        assertEquals(expected, c.assignors());
+        assertEquals(expected, c.coordinatorConfig().assignors());
+        assertEquals(c, BrokerConfig.fromProperties(c.toProperties()));
+        assertEquals(GroupAssignors.DEFAULT, BrokerConfig.defaults(1, "zk:2181").coordinatorConfig().assignors());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "group.assignor.default|Range|group.assignor.default: unknown assignor \"Range\"; known assignors: range, roundrobin, sticky",
+        "group.assignor.overrides|orders=stickyy|group.assignor.overrides: unknown assignor \"stickyy\"; known assignors: range, roundrobin, sticky, got 'orders=stickyy'",
+        "group.assignor.overrides|orders|group.assignor.overrides has a malformed entry 'orders' (expected group=assignor[,group=assignor...]), got 'orders'",
+        "group.assignor.overrides|a=range,,b=sticky|group.assignor.overrides has a malformed entry '' (expected group=assignor[,group=assignor...]), got 'a=range,,b=sticky'",
+        "group.assignor.overrides|a=range,a=sticky|group.assignor.overrides names group 'a' twice, got 'a=range,a=sticky'",
+        "group.assignor.overrides|a/b=range|group.assignor.overrides: group id 'a/b' has the character '/' at index 1; allowed are letters, digits, '.', '_' and '-', got 'a/b=range'",
+    })
+    void aBadGroupAssignorIsRefusedNamingKeyAndValue(String key, String value, String message) {
+        InvalidConfigException e = assertThrows(InvalidConfigException.class,
+                () -> BrokerConfig.fromProperties(props("broker.id", "1", key, value)));
+        assertEquals(key, e.key());
+        assertEquals(message, e.getMessage());
+    }
+
+    @Test
     void propertiesRoundTrip() {
         BrokerConfig c = BrokerConfig.defaults(3, "a:1,b:2/x").withOverrides(Map.of("advertised.host", "h"));
         assertEquals(c, BrokerConfig.fromProperties(c.toProperties()));
@@ -129,7 +157,7 @@ class BrokerConfigTest {
     void theRecordConstructorValidatesAsWell() {
         InvalidConfigException e = assertThrows(InvalidConfigException.class,
                 () -> new BrokerConfig(1, "0.0.0.0", 9092, "", 0, "zk:2181", 500, 2_000, 5_000, 100, 500, 1_000,
-                        1 << 20, 10_000, 30_000, 1_000, 0, "", BrokerConfig.METRICS_OFF, true));
+                        1 << 20, 10_000, 30_000, 1_000, 0, "", BrokerConfig.METRICS_OFF, true, GroupAssignors.DEFAULT));
         assertEquals("session.timeout.ms", e.key());
     }
 
@@ -177,7 +205,7 @@ class BrokerConfigTest {
     void theRecordConstructorRejectsAMetricsPortOutOfRange() {
         InvalidConfigException e = assertThrows(InvalidConfigException.class,
                 () -> new BrokerConfig(1, "0.0.0.0", 9092, "", 0, "zk:2181", 6_000, 2_000, 5_000, 100, 500, 1_000,
-                        1 << 20, 10_000, 30_000, 1_000, 0, "", 70_000, true));
+                        1 << 20, 10_000, 30_000, 1_000, 0, "", 70_000, true, GroupAssignors.DEFAULT));
         assertEquals("metrics.port", e.key());
     }
 
@@ -207,7 +235,7 @@ class BrokerConfigTest {
     void fencingDisabledIsRefusedByTheRecordConstructorAndByOverridesToo() {
         assertThrows(InvalidConfigException.class,
                 () -> new BrokerConfig(1, "0.0.0.0", 9092, "", 0, "zk:2181", 6_000, 2_000, 5_000, 100, 500, 1_000,
-                        1 << 20, 10_000, 30_000, 1_000, 0, "", BrokerConfig.METRICS_OFF, false));
+                        1 << 20, 10_000, 30_000, 1_000, 0, "", BrokerConfig.METRICS_OFF, false, GroupAssignors.DEFAULT));
         BrokerConfig c = BrokerConfig.defaults(1, "zk:2181");
         assertThrows(InvalidConfigException.class, () -> c.withOverrides(Map.of("test.fencing", "disabled")));
     }

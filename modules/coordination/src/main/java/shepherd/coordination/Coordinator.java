@@ -564,6 +564,21 @@ public final class Coordinator {
     }
 
     /**
+     * The assignor of a group found in ZooKeeper: the one an operator configured for it, else the one its node
+     * records. A configured one that differs is used from now on and written with the group's next generation; the
+     * necessity check then rebalances the group if the new assignor moves anything.
+     */
+    private String assignorOf(String group, String recorded) {
+        Optional<String> configured = config.assignors().override(group);
+        if (configured.isEmpty() || configured.get().equals(recorded)) {
+            return recorded;
+        }
+        emit(new Notice("group '" + group + "': assignor '" + configured.get() + "' configured, '" + recorded
+                + "' recorded: using '" + configured.get() + "'"));
+        return configured.get();
+    }
+
+    /**
      * GroupChangeListener steps 3–5, for a group found in ZooKeeper. Its recorded members are not confirmed: they
      * were registered with an earlier epoch, which may still have granted them a lease; they are fenced until that
      * lease is surely over (DESIGN §5, post-election lease wait).
@@ -592,7 +607,7 @@ public final class Coordinator {
             }
             return;
         }
-        GroupState g = new GroupState(name, snapshot.assignor());
+        GroupState g = new GroupState(name, assignorOf(name, snapshot.assignor()));
         g.generation = snapshot.generation();
         g.owners = new TreeMap<>(snapshot.owners());
         g.offsets.putAll(snapshot.offsets());
@@ -802,7 +817,7 @@ public final class Coordinator {
         }
         GroupState g = groups.get(r.groupId());
         if (g == null) {
-            g = new GroupState(r.groupId(), Assignors.DEFAULT_NAME);
+            g = new GroupState(r.groupId(), config.assignors().forNewGroup(r.groupId()));
             groups.put(g.id, g);
             g.queue(new ZkOp.PutGroup(g.id, 0, g.assignor));
         }

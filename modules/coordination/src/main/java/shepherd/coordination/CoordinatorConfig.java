@@ -18,6 +18,7 @@ package shepherd.coordination;
  * @param retryBackoffMaxMs          the longest such delay
  * @param handoverGraceMs            after a clean handover: how long recorded members have to re-register
  * @param zkRetryMs                  delay before a failed ZooKeeper read or unknown-outcome write is retried
+ * @param assignors                  which assignor new groups, and groups an operator named, use
  */
 public record CoordinatorConfig(
         int brokerId,
@@ -31,7 +32,8 @@ public record CoordinatorConfig(
         long retryBackoffInitialMs,
         long retryBackoffMaxMs,
         long handoverGraceMs,
-        long zkRetryMs) {
+        long zkRetryMs,
+        GroupAssignors assignors) {
 
     public static final long CLOCK_DRIFT_PPM_MAX = 100_000; // 10 %: beyond that the arithmetic means nothing
 
@@ -51,12 +53,20 @@ public record CoordinatorConfig(
         requireAtLeast("retryBackoffMaxMs", retryBackoffMaxMs, retryBackoffInitialMs);
         requireAtLeast("handoverGraceMs", handoverGraceMs, 0);
         requireAtLeast("zkRetryMs", zkRetryMs, 1);
+        java.util.Objects.requireNonNull(assignors, "assignors");
+    }
+
+    /** These settings, every group's assignor chosen by {@code assignors}. */
+    public CoordinatorConfig withAssignors(GroupAssignors assignors) {
+        return new CoordinatorConfig(brokerId, sessionTimeoutMs, clockDriftPpm, messageDelayMaxMs, safetyMarginMs,
+                stopTimeoutMs, startTimeoutMs, barrierMissesMax, retryBackoffInitialMs, retryBackoffMaxMs,
+                handoverGraceMs, zkRetryMs, assignors);
     }
 
     /** Defaults for a broker with the given id and ZooKeeper session timeout. */
     public static CoordinatorConfig defaults(int brokerId, long sessionTimeoutMs) {
         return new CoordinatorConfig(brokerId, sessionTimeoutMs, 1_000, 500, 100, 2_000, 5_000, 3, 100, 10_000,
-                1_000, 200);
+                1_000, 200, GroupAssignors.DEFAULT);
     }
 
     /**

@@ -50,7 +50,7 @@ final class CoordinatorDriver {
     /** One effect and the time it was produced. */
     record Timed(long atMs, CoordinatorEffect effect) {}
 
-    final CoordinatorConfig config = CoordinatorConfig.defaults(BROKER_ID, SESSION_TIMEOUT_MS);
+    final CoordinatorConfig config;
     final Coordinator coordinator;
     long now = 1_000;
     boolean keepSessionFresh = true;
@@ -72,6 +72,11 @@ final class CoordinatorDriver {
     }
 
     CoordinatorDriver(Set<Defect> defects) {
+        this(CoordinatorConfig.defaults(BROKER_ID, SESSION_TIMEOUT_MS), defects);
+    }
+
+    CoordinatorDriver(CoordinatorConfig config, Set<Defect> defects) {
+        this.config = config;
         coordinator = new Coordinator(config, defects);
         topics.put("t", partitions(2));
     }

@@ -61,7 +61,7 @@ final class CoordinatorStatefulHarness {
 
     /** Small timings, so that failures, leases and retries all happen within a few simulated seconds. */
     static CoordinatorConfig config() {
-        return new CoordinatorConfig(1, 3_000, 1_000, 50, 10, 200, 500, 2, 50, 1_000, 1_000, 200);
+        return new CoordinatorConfig(1, 3_000, 1_000, 50, 10, 200, 500, 2, 50, 1_000, 1_000, 200, GroupAssignors.DEFAULT);
     }
 
     // ------------------------------------------------------------------ what travels

@@ -33,6 +33,7 @@ import shepherd.coordination.CoordinatorTimer.PingDue;
 import shepherd.coordination.assign.PartitionId;
 import shepherd.coordination.assign.StreamId;
 import shepherd.coordination.assign.TopicPartition;
+import shepherd.coordination.assign.UnknownAssignorException;
 import shepherd.coordination.defect.Defect;
 import shepherd.protocol.ConsultResponse;
 import shepherd.protocol.DescribeGroupsRequest;
@@ -1058,6 +1059,78 @@ class CoordinatorTest {
     }
 
     /** Seed checks 3.1–3.5 plus 3.6, and D12: run only when something changed, and always then. */
+    /** docs/assignors.md, "Choosing a group's assignor". */
+    @Nested
+    class ChoosingTheAssignor {
+        void configure(GroupAssignors assignors) {
+            d = new CoordinatorDriver(CoordinatorConfig.defaults(CoordinatorDriver.BROKER_ID,
+                    CoordinatorDriver.SESSION_TIMEOUT_MS).withAssignors(assignors), Set.of());
+        }
+
+        @Test
+        void aNewGroupGetsTheConfiguredDefaultAndANamedGroupItsOwn() {
+            configure(new GroupAssignors("roundrobin", Map.of("special", "sticky")));
+            d.activate(EPOCH);
+            d.register(1, G, "a", "t");
+            d.answerWrites();
+            d.register(2, "special", "x", "t");
+            d.answerWrites();
+            assertTrue(hasOp(d.all(Write.class), new ZkOp.PutGroup(G, 0, "roundrobin")), d.all(Write.class).toString());
+            assertTrue(hasOp(d.all(Write.class), new ZkOp.PutGroup("special", 0, "sticky")),
+                    d.all(Write.class).toString());
+        }
+
+        @Test
+        void aGroupNamedInTheConfigurationLeavesTheRecordedAssignorWithItsNextGeneration() {
+            configure(new GroupAssignors("range", Map.of(G, "roundrobin")));
+            d.boot();
+            d.win(EPOCH);
+            // Owners no assignor would choose, so the group surely moves to a new generation.
+            List<CoordinatorEffect> effects = d.load(Map.of(G, GroupSnapshot.of(3, "range",
+                    Map.of("a", registration("t"), "b", registration("t")),
+                    Map.of(tp(0), stream("b"), tp(1), stream("a")), Map.of())));
+            assertTrue(only(effects, Notice.class).stream().anyMatch(n -> n.message().contains(
+                    "group 'g': assignor 'roundrobin' configured, 'range' recorded")), effects.toString());
+            d.advance(100);
+            d.register(1, G, "a", "t");
+            d.register(2, G, "b", "t");
+            d.answerWrites();
+            d.fire(new LeaseWaitOver());
+            d.settle();
+            assertEquals(4, d.view(G).generation());
+            assertTrue(hasOp(d.all(Write.class), new ZkOp.PutGroup(G, 4, "roundrobin")), d.all(Write.class).toString());
+        }
+
+        @Test
+        void aGroupNotNamedKeepsItsRecordedAssignorWhateverTheDefault() {
+            configure(new GroupAssignors("sticky", Map.of()));
+            d.boot();
+            d.win(EPOCH);
+            List<CoordinatorEffect> effects = d.load(Map.of(G, GroupSnapshot.of(3, "range",
+                    Map.of("a", registration("t"), "b", registration("t")),
+                    Map.of(tp(0), stream("b"), tp(1), stream("a")), Map.of())));
+            assertTrue(only(effects, Notice.class).isEmpty(), effects.toString());
+            d.advance(100);
+            d.register(1, G, "a", "t");
+            d.register(2, G, "b", "t");
+            d.answerWrites();
+            d.fire(new LeaseWaitOver());
+            d.settle();
+            assertTrue(hasOp(d.all(Write.class), new ZkOp.PutGroup(G, 4, "range")), d.all(Write.class).toString());
+        }
+
+        @Test
+        void anUnknownAssignorOrABadGroupIdIsRefusedWithTheOffendingValue() {
+            UnknownAssignorException unknown = assertThrows(UnknownAssignorException.class,
+                    () -> new GroupAssignors("Range", Map.of()));
+            assertEquals("unknown assignor \"Range\"; known assignors: range, roundrobin, sticky", unknown.getMessage());
+            assertThrows(UnknownAssignorException.class, () -> new GroupAssignors("range", Map.of(G, "stickyy")));
+            IllegalArgumentException badId = assertThrows(IllegalArgumentException.class,
+                    () -> new GroupAssignors("range", Map.of("a/b", "sticky")));
+            assertTrue(badId.getMessage().contains("'a/b' has the character '/' at index 1"), badId.getMessage());
+        }
+    }
+
     @Nested
     class NecessityCheck {
         @BeforeEach

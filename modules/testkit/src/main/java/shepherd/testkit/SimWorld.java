@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import shepherd.consumer.session.ConsumerSession;
 import shepherd.consumer.session.SessionConfig;
 import shepherd.coordination.CoordinatorConfig;
+import shepherd.coordination.GroupAssignors;
 import shepherd.coordination.defect.Defect;
 import shepherd.protocol.BrokerInfo;
 import shepherd.testkit.SimZkTree.EpochData;
@@ -115,7 +116,7 @@ public final class SimWorld {
     public CoordinatorConfig coordinatorConfig(int brokerId) {
         long d = timing.netDelayMaxMs();
         return new CoordinatorConfig(brokerId, timing.sessionTimeoutMs(), timing.clockDriftPpm(), d,
-                timing.safetyMarginMs(), 20 * d + 50, 20 * d + 50, 3, 20, 400, 200, 20);
+                timing.safetyMarginMs(), 20 * d + 50, 20 * d + 50, 3, 20, 400, 200, 20, GroupAssignors.DEFAULT);
     }
 
     /** Starts (or restarts, as a new incarnation) broker {@code id}. */

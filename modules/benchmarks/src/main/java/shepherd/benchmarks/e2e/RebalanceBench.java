@@ -31,7 +31,7 @@ import shepherd.coordination.TriggerState;
  * <pre>
  * java -cp modules/benchmarks/target/benchmarks.jar shepherd.benchmarks.e2e.RebalanceBench [--quick] [--reps 20] [--warmup 30]
  *      [--consumers 4,16,64] [--partitions 64,1024] [--ping-interval-ms 200] [--max-ping-retries 2]
- *      [--out modules/benchmarks/results]
+ *      [--assignor range] [--out modules/benchmarks/results]
  * </pre>
  * Group size N means N members while the joiner is in: join goes N−1 → N, leave and fail N → N−1.
  */
@@ -52,9 +52,10 @@ public final class RebalanceBench {
         List<Integer> partitionCounts = args.integers("partitions", quick ? "64" : "64,1024");
         int pingIntervalMs = args.integer("ping-interval-ms", 200);
         int maxPingRetries = args.integer("max-ping-retries", 2);
+        String assignor = args.string("assignor", "range");
         Path out = Path.of(args.string("out", "modules/benchmarks/results"));
         Report report = new Report("rebalance", args.commandLine(RebalanceBench.class.getName()));
-        run(report, reps, warmup, sizes, partitionCounts, pingIntervalMs, maxPingRetries);
+        run(report, reps, warmup, sizes, partitionCounts, pingIntervalMs, maxPingRetries, assignor);
         report.write(out);
         System.exit(0); // consumer and broker threads of a failed run must not keep the JVM alive
     }
@@ -109,24 +110,24 @@ public final class RebalanceBench {
     }
 
     static List<Row> run(Report report, int reps, int warmup, List<Integer> sizes, List<Integer> partitionCounts,
-                         int pingIntervalMs, int maxPingRetries) throws Exception {
+                         int pingIntervalMs, int maxPingRetries, String assignor) throws Exception {
         List<Row> rows = new ArrayList<>();
         long[] compilationMs = new long[2]; // while waiting for the compilers to go quiet; while measuring
         // The broker's production rebalance timeouts (Stop 2 s, Start 5 s), not LocalCluster's short test ones: with
         // 256 partitions per consumer a Start starts 256 fetcher threads, which on a loaded 2-core machine can take
         // longer than the test timeout of 1 s, and the group then retries instead of settling.
         try (LocalCluster cluster = LocalCluster.builder().brokers(1).rebalanceStopTimeoutMs(2_000)
-                .rebalanceStartTimeoutMs(5_000).requestTimeoutMs(5_000).start()) {
+                .rebalanceStartTimeoutMs(5_000).requestTimeoutMs(5_000).groupAssignor(assignor).start()) {
             cluster.awaitCoordinator(java.time.Duration.ofSeconds(30));
             String zk = cluster.zookeeperConnectString();
             report.line(String.format(Locale.ROOT, "Setup: one broker (LocalCluster defaults: session timeout %d ms,"
                     + " D = 100 ms, lease safety margin 50 ms; Stop and Start timeouts 2 s and 5 s), embedded ZooKeeper, consumers in this JVM with ping"
-                    + " interval %d ms and max_ping_retries %d (lease L = %d ms), range assignor, %d repetitions, each"
+                    + " interval %d ms and max_ping_retries %d (lease L = %d ms), %s assignor, %d repetitions, each"
                     + " configuration after %d unmeasured join + leave cycles (JIT warm-up of broker, ZooKeeper and"
                     + " consumers: a long-running coordinator's steady state), %d more through the measured path (the"
                     + " harness's counting is code to warm up too), then until the JIT compilers were quiet for 1 s.",
                     cluster.sessionTimeoutMs(), pingIntervalMs, maxPingRetries,
-                    (long) pingIntervalMs * (maxPingRetries + 1), reps, warmup, Math.min(warmup, MEASURED_WARMUP)));
+                    (long) pingIntervalMs * (maxPingRetries + 1), assignor, reps, warmup, Math.min(warmup, MEASURED_WARMUP)));
             report.line("");
             Quiet quiet = new Quiet(zk);
             for (int partitions : partitionCounts) {
