@@ -66,6 +66,12 @@ class BrokerConfigTest {
         "request.timeout.ms         | 0       | request.timeout.ms must be between 1 and 600000, got 0",
         "lease.safety.margin.ms     | 2000    | lease.safety.margin.ms must be below session.timeout.ms / 3 (2000), got 2000",
         "handover.grace.ms          | -1      | handover.grace.ms must be between 0 and 600000, got -1",
+        "group.assignor.default     | Range   | group.assignor.default: unknown assignor \"Range\"; known assignors: range, roundrobin, sticky",
+        "group.assignor.overrides   | orders=stickyy | group.assignor.overrides: unknown assignor \"stickyy\"; known assignors: range, roundrobin, sticky, got 'orders=stickyy'",
+        "group.assignor.overrides   | orders  | group.assignor.overrides has a malformed entry 'orders' (expected group=assignor[,group=assignor...]), got 'orders'",
+        "group.assignor.overrides   | a=range,,b=sticky | group.assignor.overrides has a malformed entry '' (expected group=assignor[,group=assignor...]), got 'a=range,,b=sticky'",
+        "group.assignor.overrides   | a=range,a=sticky | group.assignor.overrides names group 'a' twice, got 'a=range,a=sticky'",
+        "group.assignor.overrides   | a/b=range | group.assignor.overrides: group id 'a/b' has the character '/' at index 1; allowed are letters, digits, '.', '_' and '-', got 'a/b=range'",
     })
     void aBadValueIsRejectedNamingKeyValueAndRange(String key, String value, String message) {
         InvalidConfigException e = assertThrows(InvalidConfigException.class,
@@ -129,22 +135,6 @@ class BrokerConfigTest {
         assertEquals(expected, c.coordinatorConfig().assignors());
         assertEquals(c, BrokerConfig.fromProperties(c.toProperties()));
         assertEquals(GroupAssignors.DEFAULT, BrokerConfig.defaults(1, "zk:2181").coordinatorConfig().assignors());
-    }
-
-    @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "group.assignor.default|Range|group.assignor.default: unknown assignor \"Range\"; known assignors: range, roundrobin, sticky",
-        "group.assignor.overrides|orders=stickyy|group.assignor.overrides: unknown assignor \"stickyy\"; known assignors: range, roundrobin, sticky, got 'orders=stickyy'",
-        "group.assignor.overrides|orders|group.assignor.overrides has a malformed entry 'orders' (expected group=assignor[,group=assignor...]), got 'orders'",
-        "group.assignor.overrides|a=range,,b=sticky|group.assignor.overrides has a malformed entry '' (expected group=assignor[,group=assignor...]), got 'a=range,,b=sticky'",
-        "group.assignor.overrides|a=range,a=sticky|group.assignor.overrides names group 'a' twice, got 'a=range,a=sticky'",
-        "group.assignor.overrides|a/b=range|group.assignor.overrides: group id 'a/b' has the character '/' at index 1; allowed are letters, digits, '.', '_' and '-', got 'a/b=range'",
-    })
-    void aBadGroupAssignorIsRefusedNamingKeyAndValue(String key, String value, String message) {
-        InvalidConfigException e = assertThrows(InvalidConfigException.class,
-                () -> BrokerConfig.fromProperties(props("broker.id", "1", key, value)));
-        assertEquals(key, e.key());
-        assertEquals(message, e.getMessage());
     }
 
     @Test

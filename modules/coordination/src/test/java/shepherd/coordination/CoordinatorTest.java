@@ -1080,17 +1080,16 @@ class CoordinatorTest {
                     d.all(Write.class).toString());
         }
 
-        @Test
-        void aGroupNamedInTheConfigurationLeavesTheRecordedAssignorWithItsNextGeneration() {
-            configure(new GroupAssignors("range", Map.of(G, "roundrobin")));
+        /**
+         * Wins, loads g as recorded with {@code range} in generation 3, with owners no assignor would choose (so it
+         * surely moves to a new generation); a and b return and the group runs. The loading's effects.
+         */
+        List<CoordinatorEffect> loadARangeGroupAndRunIt() {
             d.boot();
             d.win(EPOCH);
-            // Owners no assignor would choose, so the group surely moves to a new generation.
             List<CoordinatorEffect> effects = d.load(Map.of(G, GroupSnapshot.of(3, "range",
                     Map.of("a", registration("t"), "b", registration("t")),
                     Map.of(tp(0), stream("b"), tp(1), stream("a")), Map.of())));
-            assertTrue(only(effects, Notice.class).stream().anyMatch(n -> n.message().contains(
-                    "group 'g': assignor 'roundrobin' configured, 'range' recorded")), effects.toString());
             d.advance(100);
             d.register(1, G, "a", "t");
             d.register(2, G, "b", "t");
@@ -1098,24 +1097,23 @@ class CoordinatorTest {
             d.fire(new LeaseWaitOver());
             d.settle();
             assertEquals(4, d.view(G).generation());
+            return effects;
+        }
+
+        @Test
+        void aGroupNamedInTheConfigurationLeavesTheRecordedAssignorWithItsNextGeneration() {
+            configure(new GroupAssignors("range", Map.of(G, "roundrobin")));
+            List<CoordinatorEffect> effects = loadARangeGroupAndRunIt();
+            assertTrue(only(effects, Notice.class).stream().anyMatch(n -> n.message().contains(
+                    "group 'g': assignor 'roundrobin' configured, 'range' recorded")), effects.toString());
             assertTrue(hasOp(d.all(Write.class), new ZkOp.PutGroup(G, 4, "roundrobin")), d.all(Write.class).toString());
         }
 
         @Test
         void aGroupNotNamedKeepsItsRecordedAssignorWhateverTheDefault() {
             configure(new GroupAssignors("sticky", Map.of()));
-            d.boot();
-            d.win(EPOCH);
-            List<CoordinatorEffect> effects = d.load(Map.of(G, GroupSnapshot.of(3, "range",
-                    Map.of("a", registration("t"), "b", registration("t")),
-                    Map.of(tp(0), stream("b"), tp(1), stream("a")), Map.of())));
+            List<CoordinatorEffect> effects = loadARangeGroupAndRunIt();
             assertTrue(only(effects, Notice.class).isEmpty(), effects.toString());
-            d.advance(100);
-            d.register(1, G, "a", "t");
-            d.register(2, G, "b", "t");
-            d.answerWrites();
-            d.fire(new LeaseWaitOver());
-            d.settle();
             assertTrue(hasOp(d.all(Write.class), new ZkOp.PutGroup(G, 4, "range")), d.all(Write.class).toString());
         }
 
