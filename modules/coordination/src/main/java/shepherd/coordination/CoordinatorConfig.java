@@ -1,5 +1,7 @@
 package shepherd.coordination;
 
+import java.util.Objects;
+
 /**
  * The coordinator's timing and limits. Every figure of DESIGN §5's safety arithmetic is here, named with its unit:
  * the session timeout, the clock drift bound ρ (in parts per million), the maximum one-way delay {@code D} of a
@@ -53,7 +55,7 @@ public record CoordinatorConfig(
         requireAtLeast("retryBackoffMaxMs", retryBackoffMaxMs, retryBackoffInitialMs);
         requireAtLeast("handoverGraceMs", handoverGraceMs, 0);
         requireAtLeast("zkRetryMs", zkRetryMs, 1);
-        java.util.Objects.requireNonNull(assignors, "assignors");
+        Objects.requireNonNull(assignors, "assignors");
     }
 
     /** These settings, every group's assignor chosen by {@code assignors}. */
