@@ -11,6 +11,7 @@ import java.util.StringJoiner;
 import shepherd.broker.spi.TestSupport;
 import shepherd.coordination.CoordinatorConfig;
 import shepherd.coordination.GroupAssignors;
+import shepherd.coordination.assign.Assignors;
 import shepherd.transport.TransportConfig;
 
 /**
@@ -102,7 +103,7 @@ public record BrokerConfig(
     public static final String TEST_FENCING = "test.fencing";
     /** The assignor of a group created by its first registration: {@code range}, {@code roundrobin}, {@code sticky}. */
     public static final String GROUP_ASSIGNOR_DEFAULT = "group.assignor.default";
-    /** {@code group=assignor[,group=assignor…]}: groups whose assignor is this, whatever their node in ZooKeeper says. */
+    /** {@code group=assignor[,group=assignor…]}: groups that use this assignor, whatever their node records. */
     public static final String GROUP_ASSIGNOR_OVERRIDES = "group.assignor.overrides";
     static final String FENCING_ENABLED = "enabled";
     static final String FENCING_DISABLED = "disabled";
@@ -306,7 +307,7 @@ public record BrokerConfig(
     private static GroupAssignors assignors(String rawDefault, String rawOverrides) {
         String defaultName = rawDefault == null ? GroupAssignors.DEFAULT.defaultName() : rawDefault.trim();
         try {
-            new GroupAssignors(defaultName, Map.of());
+            Assignors.byName(defaultName); // checked alone first, so an unknown one is blamed on its own key
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigException(GROUP_ASSIGNOR_DEFAULT, rawDefault, GROUP_ASSIGNOR_DEFAULT + ": "
                     + e.getMessage());

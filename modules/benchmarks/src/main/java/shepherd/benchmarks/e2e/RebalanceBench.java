@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import shepherd.cli.local.LocalCluster;
 import shepherd.coordination.GroupView;
 import shepherd.coordination.TriggerState;
+import shepherd.coordination.assign.Assignors;
 
 /**
  * Rebalance latency end to end (issue 9, DESIGN §9): a real ZooKeeper server and a real broker on loopback, real
@@ -52,7 +53,7 @@ public final class RebalanceBench {
         List<Integer> partitionCounts = args.integers("partitions", quick ? "64" : "64,1024");
         int pingIntervalMs = args.integer("ping-interval-ms", 200);
         int maxPingRetries = args.integer("max-ping-retries", 2);
-        String assignor = args.string("assignor", "range");
+        String assignor = args.string("assignor", Assignors.DEFAULT_NAME);
         Path out = Path.of(args.string("out", "modules/benchmarks/results"));
         Report report = new Report("rebalance", args.commandLine(RebalanceBench.class.getName()));
         run(report, reps, warmup, sizes, partitionCounts, pingIntervalMs, maxPingRetries, assignor);
@@ -127,7 +128,8 @@ public final class RebalanceBench {
                     + " consumers: a long-running coordinator's steady state), %d more through the measured path (the"
                     + " harness's counting is code to warm up too), then until the JIT compilers were quiet for 1 s.",
                     cluster.sessionTimeoutMs(), pingIntervalMs, maxPingRetries,
-                    (long) pingIntervalMs * (maxPingRetries + 1), assignor, reps, warmup, Math.min(warmup, MEASURED_WARMUP)));
+                    (long) pingIntervalMs * (maxPingRetries + 1), assignor, reps, warmup,
+                    Math.min(warmup, MEASURED_WARMUP)));
             report.line("");
             Quiet quiet = new Quiet(zk);
             for (int partitions : partitionCounts) {

@@ -597,7 +597,8 @@ public final class LocalCluster implements AutoCloseable {
         private long requestTimeoutMs = 1_000;
         private long shutdownTimeoutMs = 10_000;
         private long handoverGraceMs = 200;
-        private String groupAssignor = "range";
+        /** Null: the brokers' own default. */
+        private String groupAssignor;
         private String externalZooKeeper;
         private String chroot;
 
@@ -654,7 +655,7 @@ public final class LocalCluster implements AutoCloseable {
             return this;
         }
 
-        /** {@code group.assignor.default}: the assignor of the groups the cluster creates; default {@code range}. */
+        /** {@code group.assignor.default}: the assignor of the groups the cluster creates; default the broker's. */
         public Builder groupAssignor(String name) {
             this.groupAssignor = name;
             return this;
@@ -713,7 +714,9 @@ public final class LocalCluster implements AutoCloseable {
             timings.put(BrokerConfig.REQUEST_TIMEOUT_MS, Long.toString(requestTimeoutMs));
             timings.put(BrokerConfig.SHUTDOWN_TIMEOUT_MS, Long.toString(shutdownTimeoutMs));
             timings.put(BrokerConfig.HANDOVER_GRACE_MS, Long.toString(handoverGraceMs));
-            timings.put(BrokerConfig.GROUP_ASSIGNOR_DEFAULT, groupAssignor);
+            if (groupAssignor != null) {
+                timings.put(BrokerConfig.GROUP_ASSIGNOR_DEFAULT, groupAssignor);
+            }
             // In-process brokers share one JIT: whichever coordinates first warms the code for all of them.
             timings.put(BrokerConfig.WARMUP_MS, "0");
             String root = chroot != null ? chroot
