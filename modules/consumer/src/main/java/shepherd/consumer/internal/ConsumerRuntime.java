@@ -71,6 +71,12 @@ import shepherd.transport.TransportConfig;
  */
 public final class ConsumerRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerRuntime.class);
+    /**
+     * How long the threads of fetchers a Stop closed may stay in their reads waiting for the next Start to hand them
+     * its fetchers (FetcherThreads). A Start follows its Stop within milliseconds unless a member failed; past this,
+     * the reads end and the threads go idle.
+     */
+    static final long LINGER_MS = 1_000;
 
     private final ConsumerConfig config;
     private final PartitionLogs logs;
@@ -99,7 +105,9 @@ public final class ConsumerRuntime {
     private int fetchingEpoch = SessionState.NONE;
     private final java.util.concurrent.ExecutorService events; // null without a listener
     /** The fetchers' threads, reused across generations; each ends after a minute unused. */
-    private final java.util.concurrent.ExecutorService fetcherThreads;
+    private final FetcherThreads fetcherThreads;
+    /** Ends the reads of the threads of fetchers a Stop closed, if no Start has taken them by then. */
+    private ScheduledFuture<?> lingerEnd;
 
     /** Set by close() and halt(): the loop (the transport's) runs nothing of this consumer's any more. */
     private volatile boolean loopStopped;
@@ -121,13 +129,7 @@ public final class ConsumerRuntime {
                 .withConnectTimeoutMs(Math.min(config.requestTimeoutMs(), TransportConfig.CONNECT_TIMEOUT_MS_DEFAULT)));
         this.loop = client.loop();
         this.published = new Published(state, null, 0);
-        java.util.concurrent.atomic.AtomicInteger fetcherThreadCount = new java.util.concurrent.atomic.AtomicInteger();
-        this.fetcherThreads = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "shepherd-fetcher-" + config.consumerId() + "-"
-                    + fetcherThreadCount.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.fetcherThreads = new FetcherThreads("shepherd-fetcher-" + config.consumerId() + "-");
         this.events = config.listener().isEmpty() ? null : Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "shepherd-consumer-events-" + config.consumerId());
             t.setDaemon(true);
@@ -502,7 +504,7 @@ public final class ConsumerRuntime {
         }
         taken.reset(assigned);
         fetchingEpoch = state.highestEpochSeen();
-        List<String> names = new ArrayList<>();
+        List<String> names = LOG.isInfoEnabled() ? new ArrayList<>() : null; // not built unless logged
         List<ConsumerEvent> started = events == null ? null : new ArrayList<>(assigned.size());
         for (PartitionAssignment a : assigned) {
             Optional<StreamQueue> queue = router.queueFor(a.topic(), a.stream());
@@ -522,20 +524,36 @@ public final class ConsumerRuntime {
                         a.partition(), fetchingEpoch, generation, a.offset(), ErrorCode.NONE, null));
             }
             f.start(fetcherThreads);
-            names.add(a.topic() + "/" + a.partition() + "@" + a.offset());
+            if (names != null) {
+                names.add(a.topic() + "/" + a.partition() + "@" + a.offset());
+            }
         }
         if (started != null) {
             hand(started);
         }
-        LOG.info("{} of group {}: fetching generation {}: {}", config.consumerId(), config.groupId(), generation,
-                names);
+        if (names != null) {
+            LOG.info("{} of group {}: fetching generation {}: {}", config.consumerId(), config.groupId(), generation,
+                    names);
+        }
     }
 
-    /** Seed Stop handler 1.2: close every fetcher, then clear every queue, before anything is answered. */
+    /**
+     * Seed Stop handler 1.2: close every fetcher, then clear every queue, before anything is answered. Closed, a
+     * fetcher adds nothing more; its thread lingers in its read for the next Start, at most {@link #LINGER_MS}.
+     */
     private void stopFetchers() {
         List<Fetcher> stopped = List.copyOf(fetchers);
-        stopped.forEach(Fetcher::close);
+        for (Fetcher f : stopped) {
+            f.close();
+            fetcherThreads.closed(f);
+        }
         fetchers.clear();
+        if (!stopped.isEmpty()) {
+            if (lingerEnd != null) {
+                lingerEnd.cancel(false);
+            }
+            lingerEnd = loop.schedule(fetcherThreads::release, LINGER_MS, TimeUnit.MILLISECONDS);
+        }
         int dropped = 0;
         for (StreamQueue q : router == null ? List.<StreamQueue>of() : router.all()) {
             dropped += q.clear();
@@ -599,6 +617,7 @@ public final class ConsumerRuntime {
     /** Everything stops: fetchers, queues (their takers see the end), timers, the connection. */
     private void forceStop(String reason) {
         stopFetchers();
+        fetcherThreads.release();
         if (router != null) {
             router.all().forEach(StreamQueue::end);
         }

@@ -1,9 +1,6 @@
 package shepherd.consumer.internal;
 
 import java.io.IOException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import shepherd.consumer.ConsumerRecord;
@@ -16,9 +13,10 @@ import shepherd.protocol.OffsetReset;
  * One partition of one generation: a task, on a thread of its consumer's fetcher pool, that reads the partition's
  * log from the Start offset into the queue of the stream that owns it (seed Start handler 4.1). It never runs on the
  * network loop, and the source's code never runs there either. Closed by the loop on Stop; it then adds nothing more
- * ({@link StreamQueue#offer}), whenever its thread notices. The pool's threads outlive generations: a rebalance
- * that moved every partition used to create and end one thread per partition and consumer, most of the consumers'
- * CPU in a rebalance (docs/performance.md). While it runs, its thread bears the fetcher's name.
+ * ({@link StreamQueue#offer}), whenever its thread notices: its thread is interrupted only when it is handed the
+ * next generation's fetcher or released ({@link FetcherThreads}). The pool's threads outlive generations: a
+ * rebalance that moved every partition used to create and end one thread per partition and consumer, most of the
+ * consumers' CPU in a rebalance (docs/performance.md).
  *
  * <p>A read error is logged once per failure streak with the partition and offset, then the fetcher waits and
  * opens a new reader at the next offset: a log that is briefly unreadable delays this partition only.
@@ -38,8 +36,8 @@ final class Fetcher implements Runnable {
     private final StreamQueue queue;
     private final int batchRecordsMax;
     private final long waitMs;
-    /** The run on the pool; null until {@link #start}. Volatile: {@code halt()} closes fetchers from its own thread. */
-    private volatile Future<?> running;
+    /** The thread this fetcher's run began on; null until it begins. Under {@link FetcherThreads}'s lock. */
+    FetcherThreads.Worker worker;
     /** Written under the queue's lock only (see {@link StreamQueue}); read by this thread without it too. */
     volatile boolean closed;
     /** The next offset to read, kept across reader failures so that a retry neither skips nor repeats a record. */
@@ -71,26 +69,19 @@ final class Fetcher implements Runnable {
         return generation;
     }
 
-    /** Runs on a thread of {@code pool}; never, if the pool is shut down (the consumer halted meanwhile). */
-    void start(ExecutorService pool) {
-        try {
-            running = pool.submit(this);
-        } catch (RejectedExecutionException e) {
+    /** Runs on a thread of {@code threads}; never, if they are shut down (the consumer halted meanwhile). */
+    void start(FetcherThreads threads) {
+        if (!threads.run(this)) {
             queue.close(this);
         }
     }
 
     /**
-     * Refuses further records (at once, under the queue's lock) and interrupts the run so it ends; a run not begun yet
-     * never begins. The interrupt reaches this run only: a pool thread that has moved on to another fetcher is not
-     * disturbed ({@link Future#cancel}).
+     * Refuses further records, at once, under the queue's lock: from now on this fetcher adds nothing. Its thread is
+     * not disturbed here; {@link FetcherThreads#closed} says what becomes of it.
      */
     void close() {
         queue.close(this);
-        Future<?> r = running;
-        if (r != null) {
-            r.cancel(true);
-        }
     }
 
     /**
