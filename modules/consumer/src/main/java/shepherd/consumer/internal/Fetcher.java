@@ -36,8 +36,8 @@ final class Fetcher implements Runnable {
     private final StreamQueue queue;
     private final int batchRecordsMax;
     private final long waitMs;
-    /** The thread this fetcher's run began on; null until it begins. Under {@link FetcherThreads}'s lock. */
-    FetcherThreads.Worker worker;
+    /** The thread this fetcher's run began on; null until it begins. */
+    volatile FetcherThreads.Worker worker;
     /** Written under the queue's lock only (see {@link StreamQueue}); read by this thread without it too. */
     volatile boolean closed;
     /** The next offset to read, kept across reader failures so that a retry neither skips nor repeats a record. */

@@ -1,9 +1,11 @@
 package shepherd.consumer.internal;
 
-import java.util.ArrayDeque;
-import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -19,22 +21,22 @@ import java.util.concurrent.locks.LockSupport;
  * every other member's answer (docs/performance.md). A lingering read is harmless: its fetcher is closed, so whatever
  * it returns is refused, and the run then ends by itself.
  *
- * <p>Interrupts reach the run they are meant for only: a thread is interrupted under this pool's lock while it runs
- * a closed fetcher, and it clears its interrupt under the same lock, after that run ended and before it begins the
- * next one. Idle threads end after a minute unused.
+ * <p>Interrupts reach the run they are meant for only: a thread is interrupted under its own lock while it runs a
+ * closed fetcher, and it clears its interrupt under the same lock, after that run ended and before it begins the
+ * next one. Each thread has a lock of its own: with one for the whole pool, the threads a Start had just woken
+ * queued on it behind the Start's next hand-overs. Idle threads end after a minute unused.
  */
 final class FetcherThreads {
     private static final long KEEP_ALIVE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final String namePrefix;
-    private final Object lock = new Object();
-    /** Threads waiting for a fetcher, the most recently used first. */
-    private final ArrayDeque<Worker> idle = new ArrayDeque<>();
-    /** Threads whose fetcher was closed and who were neither handed another nor released; checked when taken. */
-    private final ArrayDeque<Lingering> lingering = new ArrayDeque<>();
-    private final Set<Worker> alive = new HashSet<>();
-    private boolean shutdown;
-    private int created;
+    private final AtomicInteger created = new AtomicInteger();
+    /** Threads waiting for a fetcher, the most recently used first; an entry is checked when taken. */
+    private final ConcurrentLinkedDeque<Worker> idle = new ConcurrentLinkedDeque<>();
+    /** Threads whose fetcher was closed, neither handed another nor released yet; an entry is checked when taken. */
+    private final ConcurrentLinkedQueue<Lingering> lingering = new ConcurrentLinkedQueue<>();
+    private final Set<Worker> alive = ConcurrentHashMap.newKeySet();
+    private volatile boolean shutdown;
 
     /** Threads named {@code <namePrefix><n>}. */
     FetcherThreads(String namePrefix) {
@@ -42,9 +44,9 @@ final class FetcherThreads {
     }
 
     private record Lingering(Worker worker, Fetcher fetcher) {
-        /** Still running the closed fetcher it was registered with, and not yet handed another. */
+        /** Still running the closed fetcher it was registered with, and not yet handed another. Under its lock. */
         boolean current() {
-            return worker.running == fetcher && worker.next == null;
+            return worker.running == fetcher && worker.next == null && !worker.ended;
         }
     }
 
@@ -53,31 +55,34 @@ final class FetcherThreads {
      * new one. False, and nothing runs, once {@link #shutdownNow} has begun.
      */
     boolean run(Fetcher fetcher) {
-        Worker fresh;
-        synchronized (lock) {
-            if (shutdown) {
-                return false;
-            }
-            Lingering l;
-            while ((l = lingering.pollFirst()) != null) {
+        if (shutdown) {
+            return false;
+        }
+        Lingering l;
+        while ((l = lingering.poll()) != null) {
+            synchronized (l.worker) {
                 if (l.current()) {
                     l.worker.next = fetcher;
-                    l.worker.thread.interrupt(); // under the lock: it can only end the closed fetcher's run
+                    l.worker.thread.interrupt(); // under its lock: it can only end the closed fetcher's run
                     return true;
                 }
             }
-            Worker w = idle.pollFirst();
-            if (w != null) {
-                w.next = fetcher;
-                LockSupport.unpark(w.thread);
-                return true;
-            }
-            fresh = new Worker(fetcher);
-            fresh.thread = new Thread(fresh, namePrefix + ++created);
-            fresh.thread.setDaemon(true);
-            alive.add(fresh);
         }
-        fresh.thread.start();
+        Worker w;
+        while ((w = idle.pollFirst()) != null) {
+            synchronized (w) {
+                if (w.running == null && w.next == null && !w.ended) {
+                    w.next = fetcher;
+                    LockSupport.unpark(w.thread);
+                    return true;
+                }
+            }
+        }
+        w = new Worker(fetcher);
+        w.thread = new Thread(w, namePrefix + created.incrementAndGet());
+        w.thread.setDaemon(true);
+        alive.add(w);
+        w.thread.start();
         return true;
     }
 
@@ -86,19 +91,17 @@ final class FetcherThreads {
      * {@link #release} ends the read. A fetcher whose run has not begun yet ends as soon as it begins.
      */
     void closed(Fetcher fetcher) {
-        synchronized (lock) {
-            Worker w = fetcher.worker;
-            if (w != null && w.running == fetcher && w.next == null) {
-                lingering.addLast(new Lingering(w, fetcher));
-            }
+        Worker w = fetcher.worker;
+        if (w != null) {
+            lingering.add(new Lingering(w, fetcher));
         }
     }
 
     /** Ends the reads of every lingering thread; they become idle. */
     void release() {
-        synchronized (lock) {
-            Lingering l;
-            while ((l = lingering.pollFirst()) != null) {
+        Lingering l;
+        while ((l = lingering.poll()) != null) {
+            synchronized (l.worker) {
                 if (l.current()) {
                     l.worker.thread.interrupt();
                 }
@@ -108,10 +111,10 @@ final class FetcherThreads {
 
     /** Interrupts every thread and lets each end; nothing runs after this. */
     void shutdownNow() {
-        synchronized (lock) {
-            shutdown = true;
-            lingering.clear();
-            for (Worker w : alive) {
+        shutdown = true;
+        lingering.clear();
+        for (Worker w : alive) {
+            synchronized (w) {
                 w.thread.interrupt();
             }
         }
@@ -119,25 +122,31 @@ final class FetcherThreads {
 
     /** Threads alive: running, lingering or idle. */
     int threads() {
-        synchronized (lock) {
-            return alive.size();
-        }
+        return alive.size();
     }
 
-    /** Threads waiting for a fetcher. */
+    /** Threads waiting for a fetcher, where {@link #run} finds them. */
     int idleThreads() {
-        synchronized (lock) {
-            return idle.size();
+        int n = 0;
+        for (Worker w : idle) {
+            synchronized (w) {
+                if (w.running == null && w.next == null && !w.ended) {
+                    n++;
+                }
+            }
         }
+        return n;
     }
 
-    /** One thread of the pool. */
+    /** One thread of the pool; its fields under its own lock. */
     final class Worker implements Runnable {
         Thread thread;
-        /** The fetcher whose run this thread is in, or about to begin; null while idle. Under the lock. */
+        /** The fetcher whose run this thread is in; null while idle. */
         Fetcher running;
-        /** The fetcher handed to this thread, not yet begun. Under the lock. */
+        /** The fetcher handed to this thread, not yet begun. */
         Fetcher next;
+        /** This thread takes no more fetchers: it is ending. */
+        boolean ended;
 
         Worker(Fetcher first) {
             this.next = first;
@@ -152,44 +161,46 @@ final class FetcherThreads {
                     f = take();
                 }
             } finally {
-                synchronized (lock) {
-                    alive.remove(this);
-                    idle.remove(this);
+                synchronized (this) {
+                    ended = true;
                     running = null;
                 }
+                alive.remove(this);
+                idle.remove(this);
             }
         }
 
         /** The next fetcher to run, waiting up to the keep-alive for one; null when this thread is to end. */
         private Fetcher take() {
-            long deadline = System.nanoTime() + KEEP_ALIVE_NANOS;
-            synchronized (lock) {
+            synchronized (this) {
                 Thread.interrupted(); // meant for the run that just ended, or for the previous fetcher's read
                 running = null;
                 if (shutdown) {
+                    ended = true;
                     return null;
                 }
                 if (next != null) {
                     return begin();
                 }
-                idle.addFirst(this);
             }
+            idle.addFirst(this);
+            long deadline = System.nanoTime() + KEEP_ALIVE_NANOS;
             while (true) {
                 LockSupport.parkNanos(this, deadline - System.nanoTime());
-                synchronized (lock) {
-                    if (next != null && !shutdown) {
+                synchronized (this) {
+                    if (shutdown || (next == null && deadline - System.nanoTime() <= 0)) {
+                        ended = true;
+                        return null;
+                    }
+                    if (next != null) {
                         Thread.interrupted();
                         return begin();
-                    }
-                    if (shutdown || deadline - System.nanoTime() <= 0) {
-                        idle.remove(this);
-                        return null;
                     }
                 }
             }
         }
 
-        /** Under the lock. */
+        /** Under this worker's lock. */
         private Fetcher begin() {
             running = next;
             next = null;
