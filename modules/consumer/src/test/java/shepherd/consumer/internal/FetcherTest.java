@@ -67,6 +67,19 @@ class FetcherTest {
         return start(memory, partition, generation);
     }
 
+    /**
+     * A fetcher of {@code partition} (generation 1) that began its read and was then stopped: its thread lingers in
+     * the read. With {@code ignoringInterrupts}, the read notices an interrupt only once {@link Read#release}d.
+     */
+    private Started stoppedInItsRead(Reads reads, String partition, boolean ignoringInterrupts)
+            throws InterruptedException {
+        reads.of(partition).ignoreInterrupts = ignoringInterrupts;
+        Started s = start(reads, partition, 1);
+        reads.of(partition).awaitReading();
+        stop(s);
+        return s;
+    }
+
     /** What a Stop does to a fetcher. */
     private void stop(Started s) {
         s.fetcher().close();
@@ -93,9 +106,7 @@ class FetcherTest {
     @Test
     void aStopLeavesTheReadAloneAndTheNextStartEndsItOnTheSameThread() throws Exception {
         Reads reads = new Reads();
-        Started a = start(reads, "1-0", 1);
-        reads.of("1-0").awaitReading();
-        stop(a);
+        Started a = stoppedInItsRead(reads, "1-0", false);
         assertFalse(reads.of("1-0").ended.await(100, TimeUnit.MILLISECONDS), "the closed fetcher's read lingers");
 
         Started b = start(reads, "1-1", 2);
@@ -109,11 +120,8 @@ class FetcherTest {
     @Test
     void anInterruptMeantForAClosedFetcherNeverReachesTheNextRunOnItsThread() throws Exception {
         Reads reads = new Reads();
+        stoppedInItsRead(reads, "1-0", true); // a source that notices the interrupt only once its read returns
         Read first = reads.of("1-0");
-        first.ignoreInterrupts = true; // a source that notices the interrupt only once its read returns
-        Started a = start(reads, "1-0", 1);
-        first.awaitReading();
-        stop(a);
 
         Started b = start(reads, "1-1", 2); // interrupts the thread, which does not leave the read yet
         first.release.countDown(); // now it does, by itself, with the interrupt still pending
@@ -128,9 +136,7 @@ class FetcherTest {
     @Test
     void releaseEndsLingeringReadsAndTheirThreadsServeLaterFetchers() throws Exception {
         Reads reads = new Reads();
-        Started a = start(reads, "1-0", 1);
-        reads.of("1-0").awaitReading();
-        stop(a);
+        stoppedInItsRead(reads, "1-0", false);
         threads.release();
         assertTrue(reads.of("1-0").ended.await(WAIT_S, TimeUnit.SECONDS), "released");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
@@ -147,11 +153,8 @@ class FetcherTest {
     @Test
     void aFetcherClosedBeforeItsRunBeginsNeverReads() throws Exception {
         Reads reads = new Reads();
+        stoppedInItsRead(reads, "1-0", true);
         Read first = reads.of("1-0");
-        first.ignoreInterrupts = true;
-        Started a = start(reads, "1-0", 1);
-        first.awaitReading();
-        stop(a);
         Started waiting = start(reads, "1-1", 2); // handed to a's thread, still in a's read
         stop(waiting);
         first.release.countDown();
