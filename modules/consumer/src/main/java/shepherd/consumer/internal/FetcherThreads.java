@@ -46,7 +46,7 @@ final class FetcherThreads {
     private record Lingering(Worker worker, Fetcher fetcher) {
         /** Still running the closed fetcher it was registered with, and not yet handed another. Under its lock. */
         boolean current() {
-            return worker.running == fetcher && worker.next == null && !worker.ended;
+            return worker.running == fetcher && worker.next == null; // an ending thread runs nothing
         }
     }
 
