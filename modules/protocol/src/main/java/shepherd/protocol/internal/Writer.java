@@ -126,21 +126,24 @@ public final class Writer {
         int chars = value.length();
         if (chars <= STRING_BYTES_MAX && room(Short.BYTES + chars)) {
             int at = (int) bytes + Short.BYTES;
-            int i = 0;
-            while (i < chars) {
+            byte[] to = out;
+            int seen = 0;
+            for (int i = 0; i < chars; i++) {
                 char c = value.charAt(i);
-                if (c >= 0x80) {
-                    break;
-                }
-                out[at + i] = (byte) c;
-                i++;
+                seen |= c;
+                to[at + i] = (byte) c;
             }
-            if (i == chars) {
-                SHORT.set(out, (int) bytes, (short) chars);
+            if (seen < 0x80) {
+                SHORT.set(to, at - Short.BYTES, (short) chars);
                 bytes += Short.BYTES + chars;
                 return;
             }
         }
+        utf8String(field, value);
+    }
+
+    /** A string that is not ASCII, or does not fit: measured (refusing unpaired surrogates), then encoded. */
+    private void utf8String(String field, String value) {
         long length = checkedLength(field, value);
         if (room(Short.BYTES + length)) {
             SHORT.set(out, (int) bytes, (short) length);
@@ -177,18 +180,18 @@ public final class Writer {
      * {@link #bytesMax} the array is dropped and the writer counts only from then on.
      */
     private boolean room(long n) {
-        if (out == null) {
+        return out != null && (bytes + n <= out.length || grow(n));
+    }
+
+    /** {@link #room} when the array is full: grows it, or drops it past {@link #bytesMax}. */
+    private boolean grow(long n) {
+        long needed = bytes + n;
+        long cap = Math.min(bytesMax, ARRAY_BYTES_MAX);
+        if (needed > cap) {
+            out = null;
             return false;
         }
-        long needed = bytes + n;
-        if (needed > out.length) {
-            long cap = Math.min(bytesMax, ARRAY_BYTES_MAX);
-            if (needed > cap) {
-                out = null;
-                return false;
-            }
-            out = Arrays.copyOf(out, (int) Math.min(cap, Math.max(needed, 2L * out.length)));
-        }
+        out = Arrays.copyOf(out, (int) Math.min(cap, Math.max(needed, 2L * out.length)));
         return true;
     }
 
