@@ -41,12 +41,17 @@ public class CodecBenchmark {
 
     @Setup
     public void setUp() {
+        frame = Frame.request(42, startRequest(partitions));
+        encoded = codec.encode(frame);
+    }
+
+    /** The benchmarks' Start: {@code partitions} partitions of eight topics, spread over 16 streams. */
+    static StartRequest startRequest(int partitions) {
         List<PartitionAssignment> assigned = new ArrayList<>(partitions);
         for (int i = 0; i < partitions; i++) {
             assigned.add(new PartitionAssignment("orders-" + (i % 8), (i % 3) + "-" + i, 1_000_000_000L + i, i % 16));
         }
-        frame = Frame.request(42, new StartRequest(7, 1_234, assigned));
-        encoded = codec.encode(frame);
+        return new StartRequest(7, 1_234, assigned);
     }
 
     @Benchmark
