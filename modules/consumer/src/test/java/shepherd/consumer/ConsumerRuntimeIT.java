@@ -202,6 +202,23 @@ class ConsumerRuntimeIT {
     }
 
     @Test
+    void theListenerHasHeardEveryStopWhenShutdownReturns() throws Exception {
+        source.fill(TOPIC, "1-0", 10);
+        List<String> story = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ShepherdConsumer c = ShepherdConsumer.create(config().listener(e -> story.add(e.kind() + " "
+                + (e.kind() == ConsumerEvent.Kind.STATE_CHANGED ? e.detail() : e.partition()))).build());
+        MessageStream stream = c.createMessageStreams(Map.of(TOPIC, 1)).get(TOPIC).get(0);
+        c.awaitRegistered(Duration.ofSeconds(10));
+        coordinator.send(new StartRequest(5, 1, List.of(assign("1-0", 0))));
+        take(stream, 1);
+        c.shutdown(); // the events of a step are handed over when it ends: the last step's too
+
+        assertEquals(List.of("STATE_CHANGED DISCOVERING->REGISTERING", "STATE_CHANGED REGISTERING->REGISTERED",
+                "STATE_CHANGED REGISTERED->FETCHING", "FETCH_STARTED 1-0", "STATE_CHANGED FETCHING->STOPPED",
+                "FETCH_STOPPED 1-0"), story.subList(0, Math.min(story.size(), 6)));
+    }
+
+    @Test
     void commitOffsetsSendsTheTakenOffsetsWithEpochAndGeneration() throws Exception {
         source.fill(TOPIC, "1-0", 10);
         ShepherdConsumer c = ShepherdConsumer.create(config().autoCommit(false).build());
