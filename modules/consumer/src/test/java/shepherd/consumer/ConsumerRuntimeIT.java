@@ -211,7 +211,7 @@ class ConsumerRuntimeIT {
         c.awaitRegistered(Duration.ofSeconds(10));
         coordinator.send(new StartRequest(5, 1, List.of(assign("1-0", 0))));
         take(stream, 1);
-        c.shutdown(); // the events of a step are handed over when it ends: the last step's too
+        c.shutdown(); // returns once the listener has heard the stop
 
         assertEquals(List.of("STATE_CHANGED DISCOVERING->REGISTERING", "STATE_CHANGED REGISTERING->REGISTERED",
                 "STATE_CHANGED REGISTERED->FETCHING", "FETCH_STARTED 1-0", "STATE_CHANGED FETCHING->STOPPED",

@@ -104,8 +104,6 @@ public final class ConsumerRuntime {
 
     private int fetchingEpoch = SessionState.NONE;
     private final java.util.concurrent.ExecutorService events; // null without a listener
-    /** Loop thread: the events of the step being run, handed over when it ends; null outside a step. */
-    private List<ConsumerEvent> stepEvents;
     /** The fetchers' threads, reused across generations; each ends after a minute unused. */
     private final FetcherThreads fetcherThreads;
     /** Ends the reads of the threads of fetchers a Stop closed, if no Start has taken them by then. */
@@ -149,21 +147,10 @@ public final class ConsumerRuntime {
     }
 
     /**
-     * Hands {@code batch} to the listener's thread, in order. Within a step of the loop ({@link #feed}) the events
-     * are kept and handed once the step is done, its answer written: a Start's state change and the start of every
-     * partition are one wake-up of the listener's thread, after the coordinator has its answer, instead of one
-     * before it and one after.
+     * Hands {@code batch} to the listener's thread as one task, in order. A Start or Stop hands its events of every
+     * partition at once: one wake-up of the listener's thread instead of one per partition.
      */
     private void hand(List<ConsumerEvent> batch) {
-        if (stepEvents != null) {
-            stepEvents.addAll(batch);
-        } else {
-            submit(batch);
-        }
-    }
-
-    /** Hands {@code batch} to the listener's thread now, as one task. */
-    private void submit(List<ConsumerEvent> batch) {
         if (events == null || batch.isEmpty()) {
             return;
         }
@@ -278,7 +265,7 @@ public final class ConsumerRuntime {
                 q.end();
             });
         }
-        submit(stoppedEvents(stopped)); // from the caller's thread: never into a step's batch
+        emitStopped(stopped);
         closeEvents();
     }
 
@@ -365,29 +352,6 @@ public final class ConsumerRuntime {
         if (state.terminated()) {
             return;
         }
-        if (events == null || stepEvents != null) {
-            step(event);
-            return;
-        }
-        stepEvents = new ArrayList<>();
-        try {
-            step(event);
-        } finally {
-            submitStepEvents();
-            stepEvents = null;
-        }
-    }
-
-    /** Hands over what the current step has emitted so far (before anyone can learn the session is over). */
-    private void submitStepEvents() {
-        if (stepEvents != null && !stepEvents.isEmpty()) {
-            List<ConsumerEvent> batch = List.copyOf(stepEvents);
-            stepEvents.clear();
-            submit(batch);
-        }
-    }
-
-    private void step(SessionEvent event) {
         SessionStatus before = state.status();
         Step step = core.onEvent(state, event, clockMs.getAsLong());
         state = step.next();
@@ -594,16 +558,15 @@ public final class ConsumerRuntime {
         for (StreamQueue q : router == null ? List.<StreamQueue>of() : router.all()) {
             dropped += q.clear();
         }
-        hand(stoppedEvents(stopped));
+        emitStopped(stopped);
         if (dropped > 0) {
             LOG.debug("{}: dropped {} queued records of stopped partitions", config.consumerId(), dropped);
         }
     }
 
-    /** The FETCH_STOPPED events of {@code stopped} (none without a listener). */
-    private List<ConsumerEvent> stoppedEvents(List<Fetcher> stopped) {
+    private void emitStopped(List<Fetcher> stopped) {
         if (events == null || stopped.isEmpty()) {
-            return List.of();
+            return;
         }
         Map<String, Long> next = new java.util.HashMap<>();
         taken.snapshot().forEach(o -> next.put(o.topic() + "/" + o.partition(), o.offset()));
@@ -618,7 +581,7 @@ public final class ConsumerRuntime {
                     fetchingEpoch, f.generation(), next.getOrDefault(f.topic() + "/" + f.partition(), -1L),
                     ErrorCode.NONE, null));
         }
-        return batch;
+        hand(batch);
     }
 
     private void setTimer(TimerKey key, long deadlineMs) {
@@ -647,7 +610,6 @@ public final class ConsumerRuntime {
         }
         termination = error == ErrorCode.NONE ? reason : error + ": " + reason;
         forceStop(reason);
-        submitStepEvents(); // the listener hears every stop before the futures below let anyone close it
         registered.completeExceptionally(new IllegalStateException("the consumer session is over: " + termination));
         terminated.complete(new SessionState.Termination(error, reason));
     }
