@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -145,6 +146,11 @@ public final class Coordinator {
     private final Map<String, Integer> groupReadsOutstanding = new TreeMap<>();
     private final Set<ZkRead> failedReads = new LinkedHashSet<>();
     private final TreeMap<String, GroupState> groups = new TreeMap<>();
+    /**
+     * Groups whose removal of a member is held for the owners multi of the run it starts ({@link #removeMember}):
+     * flushed at the end of the step in which that run stops being about to write owners without having written them.
+     */
+    private final Set<GroupState> heldForOwners = new LinkedHashSet<>();
     private final WritePipeline writes = new WritePipeline(new WritePipeline.Host() {
         @Override
         public void emit(CoordinatorEffect effect) {
@@ -311,6 +317,7 @@ public final class Coordinator {
         } else {
             throw new IllegalStateException("unhandled event " + event);
         }
+        releaseHeldWrites();
         List<CoordinatorEffect> effects = out;
         out = null;
         return effects;
@@ -416,6 +423,7 @@ public final class Coordinator {
         failedReads.clear();
         groups.clear();
         writes.clear();
+        heldForOwners.clear();
         connections.clear();
         requests.clear();
         handoverAwaiting.clear();
@@ -947,7 +955,7 @@ public final class Coordinator {
         m.connectionId = Member.NO_CONNECTION;
         removeMember(g, m, null);
         writes.afterWrite(g, (ok, nowMs) -> respond(connectionId, correlationId,
-                ok ? LeaveResponse.ok() : LeaveResponse.error(ErrorCode.UNKNOWN)));
+                ok ? LeaveResponse.ok() : LeaveResponse.error(ErrorCode.UNKNOWN)), !heldForOwners.contains(g));
     }
 
     private Optional<ErrorCode> notServing(int highestEpochSeen) {
@@ -1120,8 +1128,42 @@ public final class Coordinator {
             markDirty(g);
             advanceRun(g);
         }
-        writes.flush(g);
         requestRebalance(g);
+        if (why == null && ownersWriteAhead(g)) {
+            // A Leave: the removal and the last offsets ride the run's owners multi. Sent on their own, they were
+            // still in flight when the Stop round ended in half the leaves measured, and the owners multi (one write
+            // per group at a time) waited for them (docs/performance.md). A failed member's run waits out its lease
+            // before writing owners, so its removal goes at once.
+            heldForOwners.add(g);
+        } else {
+            writes.flush(g);
+        }
+    }
+
+    /** A run of the group is in its Stop round: its owners multi follows the last Stop answer. */
+    private static boolean ownersWriteAhead(GroupState g) {
+        return g.run != null && g.run.phase == Run.Phase.STOPPING;
+    }
+
+    /**
+     * Sends what {@link #removeMember} held for an owners multi that is not about to come: the run ended or was
+     * abandoned (a handover), or it waits out a failed member's lease. Checked after every step, so nothing is held
+     * past the step in which that became so; a Stop round that times out sends it too ({@link #stopRoundOver}). A
+     * Leave's answer waits at most one Stop timeout longer than it would for a write of its own.
+     */
+    private void releaseHeldWrites() {
+        if (heldForOwners.isEmpty()) {
+            return;
+        }
+        for (Iterator<GroupState> it = heldForOwners.iterator(); it.hasNext(); ) {
+            GroupState g = it.next();
+            if (groups.get(g.id) != g) {
+                it.remove();
+            } else if (!ownersWriteAhead(g)) {
+                it.remove();
+                writes.flush(g);
+            }
+        }
     }
 
     // ================================================================== the trigger ("try to request rebalance")
@@ -1429,6 +1471,9 @@ public final class Coordinator {
 
     /** Members that missed the Stop round: ask again, or declare them failed after barrierMissesMax rounds (D8). */
     private void stopRoundOver(GroupState g, Run run) {
+        if (heldForOwners.remove(g)) {
+            writes.flush(g); // a member is late: a Leave's answer does not wait for the retried Stops
+        }
         if (!canCommand()) {
             emit(new SetTimer(new CoordinatorTimer.Barrier(g.id), now + config.stopTimeoutMs()));
             return; // not their fault; try again when we may command

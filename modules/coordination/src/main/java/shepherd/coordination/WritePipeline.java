@@ -55,8 +55,15 @@ final class WritePipeline {
 
     /** Runs {@code callback} once everything queued for the group so far has committed (or definitely failed). */
     void afterWrite(GroupState g, GroupState.Callback callback) {
+        afterWrite(g, callback, true);
+    }
+
+    /** {@link #afterWrite}, sending the queued ops now only if {@code flush}; else with the group's next write. */
+    void afterWrite(GroupState g, GroupState.Callback callback, boolean flush) {
         g.queuedCallbacks.add(callback);
-        flush(g);
+        if (flush) {
+            flush(g);
+        }
     }
 
     /** Sends the queued ops of the group as one fenced multi, unless one is in flight. */

@@ -799,7 +799,10 @@ class CoordinatorTest {
         }
     }
 
-    /** Leave: last offsets and the deregistration in one write, answered once durable. */
+    /**
+     * Leave: last offsets and the deregistration written with the owners multi of the run the Leave starts, answered
+     * once durable; written at once when no run is about to write owners, or when the run stalls.
+     */
     @Nested
     class Leave {
         @BeforeEach
@@ -812,17 +815,54 @@ class CoordinatorTest {
         }
 
         @Test
-        void leaveWritesOffsetsDeletesTheRegistrationAndAnswersAfterTheWrite() {
+        void leaveWritesOffsetsAndDeletesTheRegistrationWithTheOwnersAndAnswersAfterTheWrite() {
+            int starts = d.sent(2, StartRequest.class).size();
             List<CoordinatorEffect> effects = leave();
             assertTrue(only(effects, Respond.class).isEmpty(), effects.toString());
+            assertTrue(only(effects, Write.class).isEmpty(), "held for the owners multi: " + effects);
+            assertEquals(Set.of("b"), d.view(G).members());
+
+            d.ackStop(2);
             Write w = d.onlyWrite();
             assertTrue(w.ops().contains(new ZkOp.PutOffset(G, tp(0), 12, "a")), w.toString());
             assertTrue(w.ops().contains(new ZkOp.DeleteRegistration(G, "a")), w.toString());
+            assertTrue(w.ops().stream().anyMatch(op -> op instanceof ZkOp.PutGroup p && p.generation() == 3),
+                    w.toString());
+            assertEquals(starts, d.sent(2, StartRequest.class).size(), "no Start before the owners are written");
+            assertTrue(d.responses(1).stream().noneMatch(r -> r instanceof LeaveResponse), "answered once durable");
 
             d.commit(w.writeId());
             assertEquals(LeaveResponse.ok(), d.lastResponse(1, LeaveResponse.class));
-            assertEquals(Set.of("b"), d.view(G).members());
             assertEquals(Map.of(tp(0), 12L), d.view(G).offsets());
+            assertEquals(starts + 1, d.sent(2, StartRequest.class).size());
+        }
+
+        @Test
+        void aStopRoundThatStallsSendsTheRemovalOnItsOwnAtItsTimeout() {
+            leave();
+            assertTrue(d.writes.isEmpty());
+            List<CoordinatorEffect> effects = d.fire(new Barrier(G)); // b never answers its Stop
+            Write w = single(only(effects, Write.class));
+            assertEquals(Set.of(new ZkOp.PutOffset(G, tp(0), 12, "a"), new ZkOp.DeleteRegistration(G, "a")),
+                    Set.copyOf(w.ops()));
+            d.commit(w.writeId());
+            assertEquals(LeaveResponse.ok(), d.lastResponse(1, LeaveResponse.class));
+        }
+
+        @Test
+        void theLastMemberLeavingIsWrittenWithTheOwnersItsRunDeletes() {
+            leave();
+            d.ackStop(2);
+            d.answerWrites();
+            d.settle();
+            List<CoordinatorEffect> effects = d.request(2, new LeaveRequest(G, "b", null));
+            List<Write> writes = only(effects, Write.class);
+            assertEquals(1, writes.size(), "no one to stop: the run writes at once, removal included: " + effects);
+            assertTrue(writes.get(0).ops().contains(new ZkOp.DeleteRegistration(G, "b")), writes.toString());
+            d.answerWrites();
+            assertEquals(LeaveResponse.ok(), d.lastResponse(2, LeaveResponse.class));
+            assertEquals(Set.of(), d.view(G).members());
+            assertEquals(Map.of(), d.view(G).owners());
         }
 
         @Test
@@ -847,7 +887,7 @@ class CoordinatorTest {
             //   2. the runtime closes connection 1;
             //   3. ZkWriteDone → Respond(1, LeaveResponse NONE), on a connection that no longer exists.
             leave();
-            d.answerWrites();
+            d.settle();
             List<CoordinatorEffect> onConn1 = d.history.stream().map(CoordinatorDriver.Timed::effect)
                     .filter(e -> e.equals(new CloseConnection(1))
                             || e instanceof Respond r && r.connectionId() == 1 && r.response() instanceof LeaveResponse)
