@@ -29,8 +29,9 @@ import shepherd.protocol.StartRequest;
  * The floor under {@link CodecBenchmark} on the machine it runs on: the same Start of 1,024 partitions written and
  * read by hand, with only the work no correct codec can skip (copy every byte; look at every char written to know
  * it is ASCII and every byte read to know it is UTF-8; compare a repeated topic's bytes with the topic it repeats;
- * allocate what the decoded message holds) and none of the codec's other checks, error paths or generality. The codec's figure minus this one is what its strictness and structure cost; this one is what the
- * machine costs. Setup checks that both write the same bytes and read the same message.
+ * allocate what the decoded message holds) and none of the codec's other checks, error paths or generality. The
+ * codec's figure minus this one is what its strictness and structure cost; this one is what the machine costs.
+ * Setup checks that both write the same bytes and read the same message.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
