@@ -160,13 +160,12 @@ class ConsumerGroupIT {
             run.awaitAllDelivered();
             run.consumers.get("c1").shutdown();
             run.consumers.get("c2").shutdown();
-            // Leave is not awaited by the consumer; the coordinator writes its offsets right after.
-            GroupRun.await(10_000, () -> "every offset committed: " + run.cluster.committedOffsets(GroupRun.GROUP),
-                    () -> {
-                        Map<String, Long> committed = run.cluster.committedOffsets(GroupRun.GROUP)
-                                .getOrDefault(GroupRun.TOPIC, Map.of());
-                        return committed.size() == 12 && committed.values().stream().allMatch(o -> o == 20L);
-                    });
+            // shutdown() returns once the Leave is answered, which is once its final offsets are written.
+            assertEquals("left the group", run.consumers.get("c2").status().termination());
+            Map<String, Long> committed = run.cluster.committedOffsets(GroupRun.GROUP)
+                    .getOrDefault(GroupRun.TOPIC, Map.of());
+            assertEquals(12, committed.size(), committed.toString());
+            assertTrue(committed.values().stream().allMatch(o -> o == 20L), committed.toString());
 
             int before = run.deliveries().size();
             run.produce(10);

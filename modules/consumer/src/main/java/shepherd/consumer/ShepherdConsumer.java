@@ -192,8 +192,10 @@ public final class ShepherdConsumer implements AutoCloseable {
 
     /**
      * Leaves the group: stops the fetchers, sends Leave with the final offsets (when auto-committing) so the
-     * coordinator rebalances at once, then closes everything. Waits at most {@code shutdownTimeoutMs} for the
-     * goodbye. Streams end. Idempotent.
+     * coordinator rebalances at once, waits for its answer, then closes everything. Waits at most
+     * {@code shutdownTimeoutMs} for the goodbye. Streams end. Idempotent. A Leave the coordinator refused or did not
+     * answer is logged as a warning and named in {@link #status()}'s termination: the final offsets may not be
+     * committed, and the next owner of those partitions starts from the last committed ones.
      */
     public synchronized void shutdown() {
         if (shutDown) {

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import shepherd.protocol.ErrorCode;
 import shepherd.protocol.LeaveRequest;
+import shepherd.protocol.LeaveResponse;
 import shepherd.protocol.OffsetCommitRequest;
 import shepherd.protocol.OffsetCommitResponse;
 import shepherd.protocol.OffsetReset;
@@ -256,6 +257,31 @@ class ConsumerRuntimeIT {
         assertFalse(stream.iterator().hasNext(), "streams end at shutdown");
         assertTrue(stream.ended());
         assertEquals("TERMINATED", c.status().state());
+        assertEquals("left the group", c.status().termination());
+    }
+
+    @Test
+    void aRefusedLeaveIsReportedByShutdown() throws Exception {
+        coordinator.leaveAnswer = r -> LeaveResponse.error(ErrorCode.NOT_COORDINATOR);
+        ShepherdConsumer c = ShepherdConsumer.create(config().build());
+        c.createMessageStreams(Map.of(TOPIC, 1));
+        c.awaitRegistered(Duration.ofSeconds(10));
+        c.shutdown();
+        String termination = c.status().termination();
+        assertTrue(termination.startsWith("NOT_COORDINATOR: ") && termination.contains("final offsets may not be"
+                + " committed"), termination);
+    }
+
+    @Test
+    void anUnansweredLeaveEndsShutdownAtTheRequestTimeout() throws Exception {
+        coordinator.leaveAnswer = r -> null;
+        ShepherdConsumer c = ShepherdConsumer.create(config().requestTimeoutMs(300).build());
+        c.createMessageStreams(Map.of(TOPIC, 1));
+        c.awaitRegistered(Duration.ofSeconds(10));
+        c.shutdown(); // a shutdown timeout (3 s here) would have ended it as "closed" instead
+        String termination = c.status().termination();
+        assertTrue(termination.startsWith("UNKNOWN: ") && termination.contains("before the Leave was answered"),
+                termination);
     }
 
     @Test

@@ -34,6 +34,8 @@ final class ScriptedCoordinator implements AutoCloseable {
     volatile int epoch;
     volatile Connection member;
     volatile Function<Request, Response> commitAnswer = r -> new OffsetCommitResponse(ErrorCode.NONE, List.of());
+    /** The answer to a Leave; null: none at all (a coordinator that hangs). */
+    volatile Function<Request, Response> leaveAnswer = r -> LeaveResponse.ok();
 
     ScriptedCoordinator(int epoch) throws IOException {
         this.epoch = epoch;
@@ -41,7 +43,10 @@ final class ScriptedCoordinator implements AutoCloseable {
             @Override
             public void onRequest(Connection connection, int correlationId, Request request) {
                 received.add(request);
-                connection.respond(correlationId, answer(connection, request));
+                Response response = answer(connection, request);
+                if (response != null) {
+                    connection.respond(correlationId, response);
+                }
             }
         });
     }
@@ -56,7 +61,7 @@ final class ScriptedCoordinator implements AutoCloseable {
             return new RegisterResponse(ErrorCode.NONE, epoch, r.consumerId());
         }
         if (request instanceof shepherd.protocol.LeaveRequest) {
-            return LeaveResponse.ok();
+            return leaveAnswer.apply(request);
         }
         if (request instanceof shepherd.protocol.OffsetCommitRequest) {
             return commitAnswer.apply(request);

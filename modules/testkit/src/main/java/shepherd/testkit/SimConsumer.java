@@ -15,6 +15,7 @@ import shepherd.consumer.session.SessionStatus;
 import shepherd.consumer.session.Step;
 import shepherd.protocol.ConsultRequest;
 import shepherd.protocol.ConsultResponse;
+import shepherd.protocol.LeaveResponse;
 import shepherd.protocol.PartitionAssignment;
 import shepherd.protocol.PartitionOffset;
 import shepherd.protocol.PingRequest;
@@ -237,8 +238,10 @@ public final class SimConsumer {
             handle(new SessionEvent.RequestReceived(r.correlationId(), r.request(), taken()));
         } else if (message instanceof SimMessage.Resp r && r.response() instanceof RegisterResponse response) {
             handle(new SessionEvent.RegisterAnswered(response));
+        } else if (message instanceof SimMessage.Resp r && r.response() instanceof LeaveResponse response) {
+            handle(new SessionEvent.LeaveAnswered(response));
         }
-        // LeaveResponse and OffsetCommitResponse: nothing waits for them in the core.
+        // OffsetCommitResponse: nothing waits for it in the core.
     }
 
     private void sendToCoordinator(Request request) {

@@ -40,6 +40,7 @@ import shepherd.protocol.BrokerInfo;
 import shepherd.protocol.ConsultRequest;
 import shepherd.protocol.ConsultResponse;
 import shepherd.protocol.ErrorCode;
+import shepherd.protocol.LeaveResponse;
 import shepherd.protocol.OffsetCommitRequest;
 import shepherd.protocol.OffsetCommitResponse;
 import shepherd.protocol.PartitionAssignment;
@@ -403,10 +404,7 @@ public final class ConsumerRuntime {
         } else if (effect instanceof SessionEffect.CloseConnection) {
             closeCurrent();
         } else if (effect instanceof SessionEffect.SendLeave e) {
-            // Not awaited (the core closes right after); a graceful close still flushes it.
-            if (current != null) {
-                current.request(e.request(), config.requestTimeoutMs());
-            }
+            sendLeave(e.request());
         } else if (effect instanceof SessionEffect.Terminate e) {
             onTerminate(e.error(), e.reason());
         } else {
@@ -483,6 +481,28 @@ public final class ConsumerRuntime {
             }
             LOG.info("{}: Register got no answer from coordinator {} ({}); rediscovering", config.consumerId(),
                     currentBrokerId, error != null ? rootMessage(error) : "unexpected " + response);
+            int brokerId = currentBrokerId;
+            closeCurrent();
+            feed(new SessionEvent.ConnectionClosed(brokerId));
+        }));
+    }
+
+    /** The answer says whether the final offsets were written; no answer in time counts as a lost connection. */
+    private void sendLeave(shepherd.protocol.LeaveRequest request) {
+        Connection c = current;
+        if (c == null) {
+            throw new IllegalStateException("SendLeave without a coordinator connection in " + state);
+        }
+        c.request(request, config.requestTimeoutMs()).whenComplete((response, error) -> post(() -> {
+            if (c != current) {
+                return;
+            }
+            if (error == null && response instanceof LeaveResponse r) {
+                feed(new SessionEvent.LeaveAnswered(r));
+                return;
+            }
+            LOG.info("{}: Leave got no answer from coordinator {} ({})", config.consumerId(), currentBrokerId,
+                    error != null ? rootMessage(error) : "unexpected " + response);
             int brokerId = currentBrokerId;
             closeCurrent();
             feed(new SessionEvent.ConnectionClosed(brokerId));
@@ -604,6 +624,8 @@ public final class ConsumerRuntime {
     private void onTerminate(ErrorCode error, String reason) {
         if (error == ErrorCode.NONE) {
             LOG.info("{} of group {}: session over: {}", config.consumerId(), config.groupId(), reason);
+        } else if (state.leaveSent()) {
+            LOG.warn("{} of group {}: {}", config.consumerId(), config.groupId(), reason);
         } else {
             LOG.error("{} of group {}: the coordinator refused this consumer for good ({}): {}", config.consumerId(),
                     config.groupId(), error, reason);

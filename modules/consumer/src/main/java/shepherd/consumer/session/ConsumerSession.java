@@ -21,6 +21,7 @@ import shepherd.consumer.session.SessionEvent.Connected;
 import shepherd.consumer.session.SessionEvent.ConsultAnswered;
 import shepherd.consumer.session.SessionEvent.ConsultFailed;
 import shepherd.consumer.session.SessionEvent.FetchersStopped;
+import shepherd.consumer.session.SessionEvent.LeaveAnswered;
 import shepherd.consumer.session.SessionEvent.RegisterAnswered;
 import shepherd.consumer.session.SessionEvent.RequestReceived;
 import shepherd.consumer.session.SessionEvent.ShutdownRequested;
@@ -36,6 +37,7 @@ import shepherd.protocol.PingRequest;
 import shepherd.protocol.PingResponse;
 import shepherd.protocol.RegisterRequest;
 import shepherd.protocol.RegisterResponse;
+import shepherd.protocol.Request;
 import shepherd.protocol.Response;
 import shepherd.protocol.Responses;
 import shepherd.protocol.StartRequest;
@@ -132,6 +134,9 @@ public final class ConsumerSession {
     private Step dispatch(SessionState s, SessionEvent event, long nowMs) {
         if (event instanceof Started) {
             throw new IllegalStateException("Started twice: " + event + " in " + s.status());
+        }
+        if (s.leaveSent()) {
+            return awaitingLeave(s, event);
         }
         if (event instanceof ShutdownRequested shutdown) {
             return shutdown(s, shutdown.taken(), nowMs);
@@ -335,6 +340,10 @@ public final class ConsumerSession {
         }
         effects.add(new CancelTimer(TimerKey.LEASE));
         effects.add(new CloseConnection(s.coordinator().id()));
+        if (s.leaveSent()) {
+            return terminate(s, ErrorCode.UNKNOWN, "left the group, but the lease ran out before the Leave was"
+                    + " answered: " + unconfirmed(s), effects);
+        }
         if (s.leaving()) {
             return terminate(s, ErrorCode.NONE, "shut down without Leave: the coordinator was lost", effects);
         }
@@ -376,14 +385,8 @@ public final class ConsumerSession {
     // ---------------------------------------------------------------- commands
 
     private Step command(SessionState s, RequestReceived r, long nowMs) {
-        int epoch;
-        if (r.request() instanceof PingRequest ping) {
-            epoch = ping.coordinatorEpoch();
-        } else if (r.request() instanceof StopRequest stop) {
-            epoch = stop.coordinatorEpoch();
-        } else if (r.request() instanceof StartRequest start) {
-            epoch = start.coordinatorEpoch();
-        } else {
+        int epoch = commandEpoch(r.request());
+        if (epoch == SessionState.NONE) {
             // Consult, Register, OffsetCommit, Leave are ours to send, never the coordinator's.
             return reply(s, r, Responses.errorResponse(r.request().apiKey(), ErrorCode.INVALID_REQUEST));
         }
@@ -399,6 +402,20 @@ public final class ConsumerSession {
             return stop(adopted, r, stop.generation());
         }
         return start(adopted, r, (StartRequest) r.request());
+    }
+
+    /** The coordinator epoch of a Ping, Stop or Start; {@link SessionState#NONE} for any other request. */
+    private static int commandEpoch(Request request) {
+        if (request instanceof PingRequest ping) {
+            return ping.coordinatorEpoch();
+        }
+        if (request instanceof StopRequest stop) {
+            return stop.coordinatorEpoch();
+        }
+        if (request instanceof StartRequest start) {
+            return start.coordinatorEpoch();
+        }
+        return SessionState.NONE;
     }
 
     private static Step reply(SessionState s, RequestReceived r, Response response) {
@@ -527,7 +544,10 @@ public final class ConsumerSession {
 
     // ---------------------------------------------------------------- shutdown
 
-    /** Stop the fetchers, then send Leave with the final offsets, then close (the Leave response is not awaited). */
+    /**
+     * Stop the fetchers, then send Leave with the final offsets, then wait for its answer, which says whether they
+     * were written; the connection closes after it.
+     */
     private static Step shutdown(SessionState s, List<PartitionOffset> taken, long nowMs) {
         if (s.leaving()) {
             return Step.none(s); // already on the way out
@@ -556,11 +576,47 @@ public final class ConsumerSession {
         }
     }
 
+    /** Sends Leave and keeps the connection open for its answer; the lease, still running, bounds the wait. */
     private static Step leave(SessionState s, List<PartitionOffset> taken, List<SessionEffect> before) {
         List<SessionEffect> effects = new ArrayList<>(before);
         effects.add(new SendLeave(new LeaveRequest(s.config().groupId(), s.memberId(), offsets(s, taken))));
-        effects.add(new CancelTimer(TimerKey.LEASE));
-        effects.add(new CloseConnection(s.coordinator().id()));
-        return terminate(s, ErrorCode.NONE, "shut down", effects);
+        SessionState.Builder b = s.toBuilder();
+        b.leaveSent = true;
+        return Step.to(b.build(), effects);
+    }
+
+    /**
+     * After Leave, only its answer or the loss of the connection ends the session. A Ping, Stop or Start the
+     * coordinator sent before it saw the Leave finds no member: it goes unanswered, as if the connection had closed
+     * (a stale one is refused, as always).
+     */
+    private static Step awaitingLeave(SessionState s, SessionEvent event) {
+        if (event instanceof LeaveAnswered a) {
+            ErrorCode error = a.response().errorCode();
+            String reason = error == ErrorCode.NONE ? "left the group"
+                    : "left the group, but the coordinator answered the Leave with " + error + ": " + unconfirmed(s);
+            return terminate(s, error, reason,
+                    List.of(new CancelTimer(TimerKey.LEASE), new CloseConnection(s.coordinator().id())));
+        }
+        if (event instanceof ConnectionClosed c && c.brokerId() == s.coordinator().id()) {
+            return terminate(s, ErrorCode.UNKNOWN, "left the group, but the connection closed before the Leave was"
+                    + " answered: " + unconfirmed(s), List.of(new CancelTimer(TimerKey.LEASE)));
+        }
+        int epoch = event instanceof RequestReceived r ? commandEpoch(r.request()) : SessionState.NONE;
+        if (epoch == SessionState.NONE) {
+            return Step.none(s);
+        }
+        if (epoch < s.highestEpochSeen()) {
+            // A deposed coordinator is told so, as anywhere else (NoStaleCommandApplied).
+            RequestReceived r = (RequestReceived) event;
+            return reply(s, r, Responses.errorResponse(r.request().apiKey(), ErrorCode.STALE_COORDINATOR_EPOCH));
+        }
+        return Step.to(s.toBuilder().highestEpochSeen(epoch).build()); // seen, so an older one is refused after it
+    }
+
+    /** What an unconfirmed Leave may have cost. */
+    private static String unconfirmed(SessionState s) {
+        return s.config().autoCommit() ? "the final offsets may not be committed"
+                : "the group rebalances once the coordinator notices the closed connection";
     }
 }

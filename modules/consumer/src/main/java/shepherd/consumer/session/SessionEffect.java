@@ -74,7 +74,7 @@ public sealed interface SessionEffect {
     /** Close the coordinator connection; its in-flight messages are dropped, no response is awaited. */
     record CloseConnection(int brokerId) implements SessionEffect {}
 
-    /** Send Leave on the coordinator connection (its response is not awaited: we close right after). */
+    /** Send Leave on the coordinator connection; its answer comes back as {@link SessionEvent.LeaveAnswered}. */
     record SendLeave(LeaveRequest request) implements SessionEffect {
         public SendLeave {
             Objects.requireNonNull(request, "request");

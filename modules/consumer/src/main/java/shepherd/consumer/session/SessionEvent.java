@@ -3,6 +3,7 @@ package shepherd.consumer.session;
 import java.util.List;
 import java.util.Objects;
 import shepherd.protocol.ConsultResponse;
+import shepherd.protocol.LeaveResponse;
 import shepherd.protocol.PartitionOffset;
 import shepherd.protocol.RegisterResponse;
 import shepherd.protocol.Request;
@@ -43,6 +44,13 @@ public sealed interface SessionEvent {
     /** The coordinator answered our Register. */
     record RegisterAnswered(RegisterResponse response) implements SessionEvent {
         public RegisterAnswered {
+            Objects.requireNonNull(response, "response");
+        }
+    }
+
+    /** The coordinator answered our Leave: {@code NONE} once the final offsets and the removal are written. */
+    record LeaveAnswered(LeaveResponse response) implements SessionEvent {
+        public LeaveAnswered {
             Objects.requireNonNull(response, "response");
         }
     }

@@ -30,6 +30,8 @@ import shepherd.protocol.PartitionAssignment;
  * @param fetchersStopping  StopFetchers was emitted (Stop, shutdown, lost membership), FetchersStopped not yet seen
  * @param pendingStops      correlation ids of Stop requests answered once FetchersStopped arrives
  * @param leaving           shutdown requested; Leave goes out once the fetchers are stopped
+ * @param leaveSent         Leave sent, its answer awaited (it says whether the final offsets were written); the
+ *                          lease still bounds the wait, and nothing else from the coordinator is obeyed
  * @param termination       non-null once the session is over; every later event is ignored
  */
 public record SessionState(
@@ -51,6 +53,7 @@ public record SessionState(
         boolean fetchersStopping,
         List<Integer> pendingStops,
         boolean leaving,
+        boolean leaveSent,
         Termination termination) {
 
     /** No generation, no epoch. */
@@ -70,7 +73,7 @@ public record SessionState(
     /** Before {@link SessionEvent.Started}: discovering nothing yet. */
     public static SessionState unstarted() {
         return new SessionState(null, SessionStatus.DISCOVERING, NONE, NONE, List.of(), 0, false, 0, NONE, null,
-                List.of(), false, null, NO_LEASE, List.of(), false, List.of(), false, null);
+                List.of(), false, null, NO_LEASE, List.of(), false, List.of(), false, false, null);
     }
 
     public boolean started() {
@@ -115,6 +118,7 @@ public record SessionState(
         boolean fetchersStopping;
         List<Integer> pendingStops;
         boolean leaving;
+        boolean leaveSent;
         Termination termination;
 
         private Builder(SessionState s) {
@@ -137,6 +141,7 @@ public record SessionState(
             fetchersStopping = s.fetchersStopping;
             pendingStops = s.pendingStops;
             leaving = s.leaving;
+            leaveSent = s.leaveSent;
             termination = s.termination;
         }
 
@@ -169,7 +174,7 @@ public record SessionState(
         SessionState build() {
             return new SessionState(config, status, generation, highestEpochSeen, candidates, candidateIndex,
                     backoffPending, failedRounds, followedBroker, coordinator, knownBrokers, registerSent, memberId, leaseDeadlineMs,
-                    assignment, fetchersStopping, pendingStops, leaving, termination);
+                    assignment, fetchersStopping, pendingStops, leaving, leaveSent, termination);
         }
     }
 }

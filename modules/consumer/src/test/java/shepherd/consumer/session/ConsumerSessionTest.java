@@ -23,6 +23,7 @@ import shepherd.consumer.session.SessionEvent.Connected;
 import shepherd.consumer.session.SessionEvent.ConsultAnswered;
 import shepherd.consumer.session.SessionEvent.ConsultFailed;
 import shepherd.consumer.session.SessionEvent.FetchersStopped;
+import shepherd.consumer.session.SessionEvent.LeaveAnswered;
 import shepherd.consumer.session.SessionEvent.RegisterAnswered;
 import shepherd.consumer.session.SessionEvent.ShutdownRequested;
 import shepherd.consumer.session.SessionEvent.Started;
@@ -30,6 +31,7 @@ import shepherd.consumer.session.SessionEvent.TimerFired;
 import shepherd.protocol.ConsultRequest;
 import shepherd.protocol.ConsultResponse;
 import shepherd.protocol.ErrorCode;
+import shepherd.protocol.LeaveResponse;
 import shepherd.protocol.PingResponse;
 import shepherd.protocol.RegisterResponse;
 import shepherd.protocol.Response;
@@ -493,6 +495,9 @@ class ConsumerSessionTest {
         SendLeave leave = d.lastOf(SendLeave.class).get(0);
         assertEquals(SessionDriver.TAKEN, leave.request().offsets());
         assertEquals("c1", leave.request().consumerId());
+        assertFalse(d.lastHas(e -> e instanceof CloseConnection), "the connection stays open for the answer");
+        assertFalse(d.state.terminated());
+        d.send(new LeaveAnswered(LeaveResponse.ok()));
         assertTrue(d.lastHas(e -> e instanceof CloseConnection));
         assertEquals(ErrorCode.NONE, d.lastOf(Terminate.class).get(0).error());
         assertTrue(d.state.terminated());
@@ -503,7 +508,56 @@ class ConsumerSessionTest {
         SessionDriver d = new SessionDriver().registered(EPOCH);
         d.send(new ShutdownRequested(SessionDriver.TAKEN));
         assertEquals(1, d.lastOf(SendLeave.class).size());
+        d.send(new LeaveAnswered(LeaveResponse.ok()));
         assertTrue(d.state.terminated());
+    }
+
+    @Test
+    void aRefusedLeaveEndsTheSessionWithTheCoordinatorsError() {
+        SessionDriver d = leaveSent();
+        d.send(new LeaveAnswered(LeaveResponse.error(ErrorCode.NOT_COORDINATOR)));
+        Terminate end = d.lastOf(Terminate.class).get(0);
+        assertEquals(ErrorCode.NOT_COORDINATOR, end.error());
+        assertTrue(end.reason().contains("final offsets may not be committed"), end.reason());
+        assertTrue(d.lastHas(e -> e instanceof CloseConnection));
+    }
+
+    @Test
+    void aLeaveWhoseConnectionClosesUnansweredEndsUnknown() {
+        SessionDriver d = leaveSent();
+        d.connectionClosed();
+        assertEquals(ErrorCode.UNKNOWN, d.lastOf(Terminate.class).get(0).error());
+        assertTrue(d.lastOf(SendConsult.class).isEmpty(), "no rediscovery: the consumer is leaving");
+    }
+
+    @Test
+    void theLeaseBoundsTheWaitForTheLeaveAnswer() {
+        SessionDriver d = leaveSent();
+        d.advanceBy(SessionDriver.LEASE_MS);
+        assertTrue(d.state.terminated());
+        Terminate end = d.lastOf(Terminate.class).get(0);
+        assertEquals(ErrorCode.UNKNOWN, end.error());
+        assertTrue(end.reason().contains("lease ran out"), end.reason());
+        assertTrue(d.lastHas(e -> e instanceof CloseConnection));
+    }
+
+    @Test
+    void commandsAfterTheLeaveAreNotObeyed() {
+        SessionDriver d = leaveSent();
+        assertNull(d.ping(EPOCH, 1), "no answer: the coordinator sent it before it saw the Leave");
+        assertNull(d.start(EPOCH, 2));
+        assertTrue(d.last.isEmpty(), d.last.toString());
+        d.send(new LeaveAnswered(LeaveResponse.ok()));
+        assertEquals(ErrorCode.NONE, d.lastOf(Terminate.class).get(0).error());
+    }
+
+    private static SessionDriver leaveSent() {
+        SessionDriver d = new SessionDriver().registered(EPOCH);
+        d.start(EPOCH, 1);
+        d.send(new ShutdownRequested(List.of()));
+        d.send(new FetchersStopped(1, SessionDriver.TAKEN));
+        assertEquals(1, d.lastOf(SendLeave.class).size());
+        return d;
     }
 
     @Test

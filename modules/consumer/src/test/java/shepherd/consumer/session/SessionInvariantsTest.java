@@ -19,10 +19,12 @@ import shepherd.consumer.session.SessionEvent.ConnectionClosed;
 import shepherd.consumer.session.SessionEvent.Connected;
 import shepherd.consumer.session.SessionEvent.ConsultAnswered;
 import shepherd.consumer.session.SessionEvent.ConsultFailed;
+import shepherd.consumer.session.SessionEvent.LeaveAnswered;
 import shepherd.consumer.session.SessionEvent.RegisterAnswered;
 import shepherd.consumer.session.SessionEvent.ShutdownRequested;
 import shepherd.protocol.ConsultResponse;
 import shepherd.protocol.ErrorCode;
+import shepherd.protocol.LeaveResponse;
 import shepherd.protocol.RegisterResponse;
 
 /**
@@ -70,6 +72,9 @@ class SessionInvariantsTest {
     record Stall(long ms) implements Action {}
 
     record Shutdown() implements Action {}
+
+    /** The coordinator answers a Leave (sent or not: a stray answer must change nothing). */
+    record LeaveAnswer(ErrorCode error) implements Action {}
 
     @Property(tries = 1000)
     void sessionSafetyInvariantsHoldAfterEveryStep(@ForAll("scenarios") List<Action> actions) {
@@ -185,6 +190,8 @@ class SessionInvariantsTest {
             d.skipBy(s.ms());
         } else if (action instanceof Shutdown) {
             d.send(new ShutdownRequested(SessionDriver.TAKEN));
+        } else if (action instanceof LeaveAnswer a) {
+            d.send(new LeaveAnswered(a.error() == ErrorCode.NONE ? LeaveResponse.ok() : LeaveResponse.error(a.error())));
         }
     }
 
@@ -194,6 +201,10 @@ class SessionInvariantsTest {
         int epoch = Math.max(0, s.highestEpochSeen());
         if (s.fetchersStopping()) {
             d.fetchersStopped(); // the runtime finishes closing fetchers before anything else
+            return;
+        }
+        if (s.leaveSent()) {
+            d.send(new LeaveAnswered(LeaveResponse.ok()));
             return;
         }
         switch (s.status()) {
@@ -281,6 +292,8 @@ class SessionInvariantsTest {
                 Tuple.of(2, Arbitraries.just(new FetchersDone())),
                 Tuple.of(8, delay.map(Advance::new)),
                 Tuple.of(2, delay.map(Stall::new)),
-                Tuple.of(1, Arbitraries.just(new Shutdown())));
+                Tuple.of(1, Arbitraries.just(new Shutdown())),
+                Tuple.of(1, Arbitraries.of(ErrorCode.NONE, ErrorCode.NOT_COORDINATOR, ErrorCode.UNKNOWN_CONSUMER)
+                        .map(LeaveAnswer::new)));
     }
 }
