@@ -112,6 +112,8 @@ final class Script {
                 cause(m.id + " left");
                 say("consumer " + m.id + " leaves (shutdown: Leave with its final offsets)");
                 run(m::shutdown);
+                // shutdown() returns once the coordinator answered the Leave (or could not): say which.
+                say("consumer " + m.id + ": " + m.status().termination());
             }, () -> say("no group has two members: nobody leaves"));
             // No goodbye: the coordinator declares it failed after missed pings and waits out its lease.
             case KILL -> victim().ifPresentOrElse(m -> {
