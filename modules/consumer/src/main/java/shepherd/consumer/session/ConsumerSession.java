@@ -80,7 +80,9 @@ public final class ConsumerSession {
         /** Apply a Start in any member status and for any generation. */
         START_WITHOUT_STOP,
         /** Answer Stop as soon as the fetchers are asked to stop (the seed's wording, read literally). */
-        EARLY_STOP_RESPONSE
+        EARLY_STOP_RESPONSE,
+        /** End the session as left once Leave is sent, without its answer (as this core once did). */
+        UNCONFIRMED_LEAVE
     }
 
     /** Stop requests waiting for FetchersStopped at once; past this the coordinator is told to retry later. */
@@ -516,7 +518,7 @@ public final class ConsumerSession {
                 new Respond(r.correlationId(), StartResponse.ok()));
     }
 
-    private static Step fetchersStopped(SessionState s, List<PartitionOffset> taken) {
+    private Step fetchersStopped(SessionState s, List<PartitionOffset> taken) {
         if (!s.fetchersStopping()) {
             return Step.none(s); // the confirmation of a stop nobody waits for (e.g. the one of a lease expiry)
         }
@@ -548,7 +550,7 @@ public final class ConsumerSession {
      * Stop the fetchers, then send Leave with the final offsets, then wait for its answer, which says whether they
      * were written; the connection closes after it.
      */
-    private static Step shutdown(SessionState s, List<PartitionOffset> taken, long nowMs) {
+    private Step shutdown(SessionState s, List<PartitionOffset> taken, long nowMs) {
         if (s.leaving()) {
             return Step.none(s); // already on the way out
         }
@@ -577,9 +579,14 @@ public final class ConsumerSession {
     }
 
     /** Sends Leave and keeps the connection open for its answer; the lease, still running, bounds the wait. */
-    private static Step leave(SessionState s, List<PartitionOffset> taken, List<SessionEffect> before) {
+    private Step leave(SessionState s, List<PartitionOffset> taken, List<SessionEffect> before) {
         List<SessionEffect> effects = new ArrayList<>(before);
         effects.add(new SendLeave(new LeaveRequest(s.config().groupId(), s.memberId(), offsets(s, taken))));
+        if (defect == Defect.UNCONFIRMED_LEAVE) {
+            effects.add(new CancelTimer(TimerKey.LEASE));
+            effects.add(new CloseConnection(s.coordinator().id()));
+            return terminate(s, ErrorCode.NONE, "left the group", effects);
+        }
         SessionState.Builder b = s.toBuilder();
         b.leaveSent = true;
         return Step.to(b.build(), effects);

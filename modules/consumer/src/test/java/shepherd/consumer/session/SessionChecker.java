@@ -27,6 +27,8 @@ final class SessionChecker {
     /** The consumer's half of BarrierSound: Stop acknowledged (or Leave sent) only with every fetcher closed. */
     static final String BARRIER = "BarrierSound(consumer)";
     static final String AFTER_END = "NothingAfterTermination";
+    /** A session that sent Leave ends as left (NONE) only on the coordinator's NONE answer to it. */
+    static final String LEAVE_CONFIRMED = "LeaveConfirmed";
     private static final long NO_DEADLINE = Long.MIN_VALUE;
 
     private final long leaseMs;
@@ -36,6 +38,8 @@ final class SessionChecker {
     private boolean running;
     /** A StopFetchers not yet confirmed by FetchersStopped: fetchers may still be closing. */
     private boolean closing;
+    /** Leave was sent: from then on only a NONE answer to it may end the session as left. */
+    private boolean leaveSent;
     /** Highest generation whose Stop the core applied since it registered (a Start must be above it). */
     private int stoppedThrough = -1;
     final List<String> violations = new ArrayList<>();
@@ -61,6 +65,7 @@ final class SessionChecker {
             observeCommand(before, after, r, nowMs, step);
         }
         observeFetchers(step, nowMs);
+        observeLeave(event, step);
         recordSituations(before, after, event, step);
         if (!after.status().isMember() || after.terminated()) {
             leaseDeadlineMs = NO_DEADLINE;
@@ -134,6 +139,21 @@ final class SessionChecker {
                 }
                 running = true;
             }
+        }
+    }
+
+    private void observeLeave(SessionEvent event, Step step) {
+        boolean confirmed = event instanceof SessionEvent.LeaveAnswered a && a.response().errorCode() == ErrorCode.NONE;
+        for (SessionEffect effect : step.effects()) {
+            if (effect instanceof SessionEffect.SendLeave) {
+                leaveSent = true;
+            } else if (effect instanceof SessionEffect.Terminate t && leaveSent && t.error() == ErrorCode.NONE
+                    && !confirmed) {
+                violate(LEAVE_CONFIRMED, "ended as left on " + event + " without the coordinator's NONE answer");
+            }
+        }
+        if (confirmed && leaveSent) {
+            seen.add("leave answered");
         }
     }
 

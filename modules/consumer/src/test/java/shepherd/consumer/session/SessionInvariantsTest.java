@@ -86,11 +86,13 @@ class SessionInvariantsTest {
         Statistics.label("lease expired while fetching").collect(checker.seen("lease expired while fetching"));
         Statistics.label("start rejected").collect(checker.seen("start rejected"));
         Statistics.label("stop awaited fetchers").collect(checker.seen("stop awaited fetchers"));
+        Statistics.label("leave answered").collect(checker.seen("leave answered"));
         Statistics.label("fetched").coverage(c -> c.check(true).percentage(p -> p > 40));
         Statistics.label("stale command rejected").coverage(c -> c.check(true).percentage(p -> p > 10));
         Statistics.label("lease expired while fetching").coverage(c -> c.check(true).percentage(p -> p > 2));
         Statistics.label("start rejected").coverage(c -> c.check(true).percentage(p -> p > 5));
         Statistics.label("stop awaited fetchers").coverage(c -> c.check(true).percentage(p -> p > 10));
+        Statistics.label("leave answered").coverage(c -> c.check(true).percentage(p -> p > 2));
     }
 
     // ---------------------------------------------------------------- negative controls
@@ -142,6 +144,18 @@ class SessionInvariantsTest {
         assertEquals(List.of(), run(Defect.NONE, script).violations, "the correct core passes the same script");
         assertTrue(run(Defect.EARLY_STOP_RESPONSE, script).violated(SessionChecker.BARRIER));
         assertTrue(foundBySearch(Defect.EARLY_STOP_RESPONSE, SessionChecker.BARRIER), "random search finds it too");
+    }
+
+    @Example
+    void checkerCatchesALeaveReportedWithoutItsAnswer() {
+        List<Action> script = List.of(new Cooperate(), new Cooperate(), new Cooperate(), new Cooperate(),
+                new Cooperate(), new Shutdown(), new Cooperate(), new Cooperate());
+        SessionChecker correct = run(Defect.NONE, script);
+        assertEquals(List.of(), correct.violations, "the correct core passes the same script");
+        assertTrue(correct.seen("leave answered"), "and the script reaches the answer");
+        assertTrue(run(Defect.UNCONFIRMED_LEAVE, script).violated(SessionChecker.LEAVE_CONFIRMED));
+        assertTrue(foundBySearch(Defect.UNCONFIRMED_LEAVE, SessionChecker.LEAVE_CONFIRMED),
+                "random search finds it too");
     }
 
     private static boolean foundBySearch(Defect defect, String invariant) {
