@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +49,7 @@ import shepherd.protocol.PartitionOffset;
 import shepherd.protocol.PartitionResult;
 import shepherd.protocol.RegisterResponse;
 import shepherd.protocol.Request;
+import shepherd.protocol.Response;
 
 import shepherd.protocol.Subscription;
 import shepherd.transport.Connection;
@@ -382,7 +384,7 @@ public final class ConsumerRuntime {
         } else if (effect instanceof SessionEffect.Connect e) {
             connect(e.coordinator());
         } else if (effect instanceof SessionEffect.SendRegister e) {
-            sendRegister(e.request());
+            requestOfCoordinator(e.request(), RegisterResponse.class, SessionEvent.RegisterAnswered::new);
         } else if (effect instanceof SessionEffect.Respond e) {
             if (current != null) {
                 current.respond(e.correlationId(), e.response());
@@ -404,7 +406,7 @@ public final class ConsumerRuntime {
         } else if (effect instanceof SessionEffect.CloseConnection) {
             closeCurrent();
         } else if (effect instanceof SessionEffect.SendLeave e) {
-            sendLeave(e.request());
+            requestOfCoordinator(e.request(), LeaveResponse.class, SessionEvent.LeaveAnswered::new);
         } else if (effect instanceof SessionEffect.Terminate e) {
             onTerminate(e.error(), e.reason());
         } else {
@@ -466,42 +468,28 @@ public final class ConsumerRuntime {
                 }));
     }
 
-    private void sendRegister(shepherd.protocol.RegisterRequest request) {
+    /**
+     * Sends a Register or a Leave on the coordinator connection. An answer of {@code type} becomes the event
+     * {@code answered} makes of it; anything else (no answer in time, a closed socket, an answer of another type)
+     * closes the connection and becomes {@link SessionEvent.ConnectionClosed}: for Register the session rediscovers,
+     * for Leave it ends without knowing whether the final offsets were written.
+     */
+    private <R extends Response> void requestOfCoordinator(Request request, Class<R> type,
+                                                           Function<R, SessionEvent> answered) {
         Connection c = current;
+        String what = request.getClass().getSimpleName().replace("Request", "");
         if (c == null) {
-            throw new IllegalStateException("SendRegister without a coordinator connection in " + state);
+            throw new IllegalStateException(what + " without a coordinator connection in " + state);
         }
         c.request(request, config.requestTimeoutMs()).whenComplete((response, error) -> post(() -> {
             if (c != current) {
                 return;
             }
-            if (error == null && response instanceof RegisterResponse r) {
-                feed(new SessionEvent.RegisterAnswered(r));
+            if (error == null && type.isInstance(response)) {
+                feed(answered.apply(type.cast(response)));
                 return;
             }
-            LOG.info("{}: Register got no answer from coordinator {} ({}); rediscovering", config.consumerId(),
-                    currentBrokerId, error != null ? rootMessage(error) : "unexpected " + response);
-            int brokerId = currentBrokerId;
-            closeCurrent();
-            feed(new SessionEvent.ConnectionClosed(brokerId));
-        }));
-    }
-
-    /** The answer says whether the final offsets were written; no answer in time counts as a lost connection. */
-    private void sendLeave(shepherd.protocol.LeaveRequest request) {
-        Connection c = current;
-        if (c == null) {
-            throw new IllegalStateException("SendLeave without a coordinator connection in " + state);
-        }
-        c.request(request, config.requestTimeoutMs()).whenComplete((response, error) -> post(() -> {
-            if (c != current) {
-                return;
-            }
-            if (error == null && response instanceof LeaveResponse r) {
-                feed(new SessionEvent.LeaveAnswered(r));
-                return;
-            }
-            LOG.info("{}: Leave got no answer from coordinator {} ({})", config.consumerId(), currentBrokerId,
+            LOG.info("{}: {} got no answer from coordinator {} ({})", config.consumerId(), what, currentBrokerId,
                     error != null ? rootMessage(error) : "unexpected " + response);
             int brokerId = currentBrokerId;
             closeCurrent();
