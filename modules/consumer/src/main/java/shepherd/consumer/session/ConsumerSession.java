@@ -491,7 +491,8 @@ public final class ConsumerSession {
                 }
                 return applyStart(s, r, start);
             case FETCHING:
-                // The coordinator must Stop us first. The same Start again (a retry whose answer was lost) is acknowledged, not re-applied.
+                // The coordinator must Stop us first. The same Start again (a retry whose answer was lost) is
+                // acknowledged, not re-applied.
                 boolean duplicate = g == s.generation() && start.assigned().equals(s.assignment());
                 return reply(s, r, duplicate ? StartResponse.ok() : StartResponse.error(ErrorCode.ILLEGAL_GENERATION));
             case STOPPED:
@@ -624,6 +625,6 @@ public final class ConsumerSession {
     /** What an unconfirmed Leave may have cost. */
     private static String unconfirmed(SessionState s) {
         return s.config().autoCommit() ? "the final offsets may not be committed"
-                : "the group rebalances once the coordinator notices the closed connection";
+                : "if the coordinator did not see it, the group rebalances once it notices the closed connection";
     }
 }

@@ -205,7 +205,8 @@ class SessionInvariantsTest {
         } else if (action instanceof Shutdown) {
             d.send(new ShutdownRequested(SessionDriver.TAKEN));
         } else if (action instanceof LeaveAnswer a) {
-            d.send(new LeaveAnswered(a.error() == ErrorCode.NONE ? LeaveResponse.ok() : LeaveResponse.error(a.error())));
+            LeaveResponse answer = a.error() == ErrorCode.NONE ? LeaveResponse.ok() : LeaveResponse.error(a.error());
+            d.send(new LeaveAnswered(answer));
         }
     }
 
