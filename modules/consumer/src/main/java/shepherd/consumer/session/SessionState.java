@@ -173,8 +173,8 @@ public record SessionState(
 
         SessionState build() {
             return new SessionState(config, status, generation, highestEpochSeen, candidates, candidateIndex,
-                    backoffPending, failedRounds, followedBroker, coordinator, knownBrokers, registerSent, memberId, leaseDeadlineMs,
-                    assignment, fetchersStopping, pendingStops, leaving, leaveSent, termination);
+                    backoffPending, failedRounds, followedBroker, coordinator, knownBrokers, registerSent, memberId,
+                    leaseDeadlineMs, assignment, fetchersStopping, pendingStops, leaving, leaveSent, termination);
         }
     }
 }

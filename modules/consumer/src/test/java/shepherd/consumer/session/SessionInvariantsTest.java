@@ -205,8 +205,7 @@ class SessionInvariantsTest {
         } else if (action instanceof Shutdown) {
             d.send(new ShutdownRequested(SessionDriver.TAKEN));
         } else if (action instanceof LeaveAnswer a) {
-            LeaveResponse answer = a.error() == ErrorCode.NONE ? LeaveResponse.ok() : LeaveResponse.error(a.error());
-            d.send(new LeaveAnswered(answer));
+            d.send(new LeaveAnswered(new LeaveResponse(a.error())));
         }
     }
 
