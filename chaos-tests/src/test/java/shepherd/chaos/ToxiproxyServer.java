@@ -2,8 +2,6 @@ package shepherd.chaos;
 
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -124,7 +122,7 @@ public final class ToxiproxyServer implements AutoCloseable {
 
     /** Starts {@link #IMAGE} on the host's network with its API on a free loopback port. */
     private static ToxiproxyServer launchContainer(Container image) throws IOException, InterruptedException {
-        int port = freeLoopbackPort();
+        int port = LoopbackPorts.free();
         GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(image.image()))
                 .withNetworkMode("host")
                 .withCommand("-host", "127.0.0.1", "-port", Integer.toString(port));
@@ -225,7 +223,7 @@ public final class ToxiproxyServer implements AutoCloseable {
         Files.createDirectories(logDir);
         List<String> failures = new ArrayList<>();
         for (int attempt = 1; attempt <= LAUNCH_ATTEMPTS_MAX; attempt++) {
-            int port = freeLoopbackPort();
+            int port = LoopbackPorts.free();
             Path log = logDir.resolve(BINARY_NAME + "-" + port + ".log");
             Process process = new ProcessBuilder(binary.executable().toString(),
                     "-host", "127.0.0.1", "-port", Integer.toString(port))
@@ -316,12 +314,6 @@ public final class ToxiproxyServer implements AutoCloseable {
 
     private static boolean isExecutable(Path file) {
         return Files.isRegularFile(file) && Files.isExecutable(file);
-    }
-
-    private static int freeLoopbackPort() throws IOException {
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return probe.getLocalPort();
-        }
     }
 
     private static String tail(Path log) {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
+import shepherd.chaos.LoopbackPorts;
 import shepherd.chaos.cluster.ZkClients;
 import shepherd.zookeeper.EmbeddedZooKeeper;
 
@@ -86,7 +87,7 @@ class RuntimeImageIT {
      */
     @Test
     void aSigtermDuringStartUpStopsTheBrokerCleanlyOnceItHasStarted() throws Exception {
-        int port = freeLoopbackPort();
+        int port = LoopbackPorts.free();
         Process broker = new ProcessBuilder(IMAGE.resolve("bin/shepherd").toString(), "broker", "--broker-id", "5",
                 "--listen-host", "127.0.0.1", "--port", "0", "--zookeeper", "127.0.0.1:" + port)
                 .redirectErrorStream(true).start();
@@ -116,12 +117,6 @@ class RuntimeImageIT {
             assertTrue(System.nanoTime() < deadline, "no '" + text + "' in:\n" + output);
             assertTrue(process.isAlive(), "the broker exited:\n" + output);
             Thread.sleep(50); // polling interval of a condition with a deadline
-        }
-    }
-
-    private static int freeLoopbackPort() throws IOException {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 

@@ -4,7 +4,6 @@ import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +17,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import shepherd.chaos.LoopbackPorts;
 import shepherd.chaos.ToxiproxyServer;
 import shepherd.chaos.history.Entry;
 import shepherd.chaos.history.History;
@@ -144,11 +144,11 @@ public final class ChaosCluster implements AutoCloseable {
         }
         admin.writeTopic(TOPIC, counts, ZkAdmin.TopicWrite.SET);
         for (int b = 1; b <= settings.brokers(); b++) {
-            brokerPorts.put(b, freePort());
-            advertisedPorts.put(b, freePort());
+            brokerPorts.put(b, LoopbackPorts.free());
+            advertisedPorts.put(b, LoopbackPorts.free());
             for (int z = 1; z <= zk.size(); z++) {
                 InetSocketAddress node = zk.clientAddress(z);
-                link("zk" + z + "-b" + b, "broker " + b, "zookeeper " + z, "127.0.0.1:" + freePort(),
+                link("zk" + z + "-b" + b, "broker " + b, "zookeeper " + z, "127.0.0.1:" + LoopbackPorts.free(),
                         node.getHostString() + ":" + node.getPort());
             }
             brokers.put(b, brokerProcess(b));
@@ -443,14 +443,6 @@ public final class ChaosCluster implements AutoCloseable {
             for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
             }
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port", e);
         }
     }
 }

@@ -3,7 +3,6 @@ package shepherd.chaos.cluster;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
+import shepherd.chaos.LoopbackPorts;
 
 /**
  * A real three-member ZooKeeper ensemble for the chaos suite (DESIGN §8): each member its own JVM running
@@ -366,12 +366,12 @@ public final class ZkEnsemble implements AutoCloseable {
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             for (int i = 0; i < count; i++) {
-                sockets.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+                sockets.add(LoopbackPorts.reserve());
             }
             return sockets;
-        } catch (IOException e) {
+        } catch (UncheckedIOException e) {
             sockets.forEach(ZkEnsemble::closeQuietly);
-            throw new UncheckedIOException("cannot reserve " + count + " loopback ports", e);
+            throw new UncheckedIOException("cannot reserve " + count + " loopback ports", e.getCause());
         }
     }
 
