@@ -10,9 +10,12 @@ import java.util.List;
  * longer by the pause. The harness counts the pauses in each repetition and reports them beside the latencies.
  */
 final class Gc {
-    /** The collectors whose time is pause time: G1's young and old (full) collections, not its concurrent cycles. */
+    /**
+     * The collectors whose time is pause time: G1's and Parallel's young and full collections and ZGC's pauses; not
+     * the concurrent cycles (G1's "Concurrent GC" bean where the JVM has one, ZGC's "ZGC Cycles"), which stop nobody.
+     */
     private static final List<GarbageCollectorMXBean> PAUSING = ManagementFactory.getGarbageCollectorMXBeans().stream()
-            .filter(b -> !b.getName().contains("Concurrent")).toList();
+            .filter(b -> isPause(b.getName())).toList();
 
     private Gc() {}
 
@@ -21,6 +24,10 @@ final class Gc {
         Pauses minus(Pauses before) {
             return new Pauses(count - before.count, ms - before.ms);
         }
+    }
+
+    static boolean isPause(String collectorName) {
+        return !collectorName.contains("Concurrent") && !collectorName.endsWith("Cycles");
     }
 
     static Pauses sinceStart() {
