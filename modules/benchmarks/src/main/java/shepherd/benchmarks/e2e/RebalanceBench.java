@@ -32,8 +32,11 @@ import shepherd.coordination.assign.Assignors;
  * <pre>
  * java -cp modules/benchmarks/target/benchmarks.jar shepherd.benchmarks.e2e.RebalanceBench [--quick] [--reps 20] [--warmup 30]
  *      [--consumers 4,16,64] [--partitions 64,1024] [--ping-interval-ms 200] [--max-ping-retries 2]
- *      [--assignor range] [--out modules/benchmarks/results]
+ *      [--assignor range] [--zookeeper-jvm shared] [--out modules/benchmarks/results]
  * </pre>
+ * {@code --zookeeper-jvm own} runs the ZooKeeper server in a JVM of its own ({@link ChildZooKeeper}) instead of this
+ * one: its allocation and its collector's pauses then stay out of the JVM of the broker and the consumers, as with
+ * an ensemble of one's own; the CPU table then has no ZooKeeper server threads.
  * Group size N means N members while the joiner is in: join goes N−1 → N, leave and fail N → N−1.
  */
 public final class RebalanceBench {
@@ -46,17 +49,33 @@ public final class RebalanceBench {
     public static void main(String[] argv) throws Exception {
         System.setProperty("shepherd.log.level", System.getProperty("shepherd.log.level", "WARN"));
         Report.Args args = new Report.Args(argv);
-        boolean quick = args.flag("quick");
-        int reps = args.integer("reps", quick ? 3 : 20);
-        int warmup = args.integer("warmup", quick ? 3 : 30);
-        List<Integer> sizes = args.integers("consumers", quick ? "4" : "4,16,64");
-        List<Integer> partitionCounts = args.integers("partitions", quick ? "64" : "64,1024");
-        int pingIntervalMs = args.integer("ping-interval-ms", 200);
-        int maxPingRetries = args.integer("max-ping-retries", 2);
-        String assignor = args.string("assignor", Assignors.DEFAULT_NAME);
-        Path out = Path.of(args.string("out", "modules/benchmarks/results"));
+        int reps;
+        int warmup;
+        List<Integer> sizes;
+        List<Integer> partitionCounts;
+        int pingIntervalMs;
+        int maxPingRetries;
+        String assignor;
+        boolean ownZooKeeperJvm;
+        Path out;
+        try {
+            boolean quick = args.flag("quick");
+            reps = args.integer("reps", quick ? 3 : 20);
+            warmup = args.integer("warmup", quick ? 3 : 30);
+            sizes = args.integers("consumers", quick ? "4" : "4,16,64");
+            partitionCounts = args.integers("partitions", quick ? "64" : "64,1024");
+            pingIntervalMs = args.integer("ping-interval-ms", 200);
+            maxPingRetries = args.integer("max-ping-retries", 2);
+            assignor = args.string("assignor", Assignors.DEFAULT_NAME);
+            ownZooKeeperJvm = args.choice("zookeeper-jvm", "shared", "own").equals("own");
+            out = Path.of(args.string("out", "modules/benchmarks/results"));
+        } catch (IllegalArgumentException e) {
+            System.err.println("RebalanceBench: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         Report report = new Report("rebalance", args.commandLine(RebalanceBench.class.getName()));
-        run(report, reps, warmup, sizes, partitionCounts, pingIntervalMs, maxPingRetries, assignor);
+        run(report, reps, warmup, sizes, partitionCounts, pingIntervalMs, maxPingRetries, assignor, ownZooKeeperJvm);
         report.write(out);
         System.exit(0); // consumer and broker threads of a failed run must not keep the JVM alive
     }
@@ -64,12 +83,18 @@ public final class RebalanceBench {
     /** One row per (kind, size, partitions). */
     record Row(String kind, int consumers, int partitions, List<Double> latencyMs, List<Double> fromActionMs,
                List<Double> zkWrites, List<Double> zkRequests, int[] extra, List<Double> stopPhaseMs,
-               List<Double> writePhaseMs, List<Double> startPhaseMs, ThreadCpu.Totals cpu, int[] irregular,
-               List<Gc.Pauses> gcPauses) {
+               List<Double> writePhaseMs, List<Double> startPhaseMs, ThreadCpu.Totals cpu, ThreadCpu.Totals alloc,
+               int[] irregular, List<Gc.Pauses> gcPauses) {
         Row(String kind, int consumers, int partitions) {
             this(kind, consumers, partitions, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
                     new ArrayList<>(), new int[1], new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                    new ThreadCpu.Totals(), new int[1], new ArrayList<>());
+                    new ThreadCpu.Totals(), new ThreadCpu.Totals(), new int[1], new ArrayList<>());
+        }
+
+        /** The CPU and the allocation of every kind of thread between two snapshots around one repetition. */
+        void threads(ThreadCpu.Snapshot before, ThreadCpu.Snapshot after) {
+            cpu.add(ThreadCpu.between(before, after));
+            alloc.add(ThreadCpu.allocatedBetween(before, after));
         }
 
         /** The latencies of the repetitions no GC pause fell into (a timed repetition has one entry in each). */
@@ -111,23 +136,43 @@ public final class RebalanceBench {
     }
 
     static List<Row> run(Report report, int reps, int warmup, List<Integer> sizes, List<Integer> partitionCounts,
-                         int pingIntervalMs, int maxPingRetries, String assignor) throws Exception {
+                         int pingIntervalMs, int maxPingRetries, String assignor, boolean ownZooKeeperJvm)
+            throws Exception {
+        LocalCluster.Builder builder = LocalCluster.builder();
+        ChildZooKeeper child = null;
+        if (ownZooKeeperJvm) {
+            child = ChildZooKeeper.start(LocalCluster.embeddedTickMs(builder.build().sessionTimeoutMs()));
+            builder.externalZooKeeper(child.connectString());
+        }
+        try {
+            return run(report, reps, warmup, sizes, partitionCounts, pingIntervalMs, maxPingRetries, assignor, builder,
+                    ownZooKeeperJvm ? "ZooKeeper in a JVM of its own (the embedded server)" : "embedded ZooKeeper");
+        } finally {
+            if (child != null) {
+                child.close();
+            }
+        }
+    }
+
+    private static List<Row> run(Report report, int reps, int warmup, List<Integer> sizes,
+                                 List<Integer> partitionCounts, int pingIntervalMs, int maxPingRetries,
+                                 String assignor, LocalCluster.Builder builder, String zookeeper) throws Exception {
         List<Row> rows = new ArrayList<>();
         long[] compilationMs = new long[2]; // while waiting for the compilers to go quiet; while measuring
         // The broker's production rebalance timeouts (Stop 2 s, Start 5 s), not LocalCluster's short test ones: with
         // 256 partitions per consumer a Start starts 256 fetcher threads, which on a loaded 2-core machine can take
         // longer than the test timeout of 1 s, and the group then retries instead of settling.
-        try (LocalCluster cluster = LocalCluster.builder().brokers(1).rebalanceStopTimeoutMs(2_000)
+        try (LocalCluster cluster = builder.brokers(1).rebalanceStopTimeoutMs(2_000)
                 .rebalanceStartTimeoutMs(5_000).requestTimeoutMs(5_000).groupAssignor(assignor).start()) {
             cluster.awaitCoordinator(java.time.Duration.ofSeconds(30));
             String zk = cluster.zookeeperConnectString();
             report.line(String.format(Locale.ROOT, "Setup: one broker (LocalCluster defaults: session timeout %d ms,"
-                    + " D = 100 ms, lease safety margin 50 ms; Stop and Start timeouts 2 s and 5 s), embedded ZooKeeper, consumers in this JVM with ping"
+                    + " D = 100 ms, lease safety margin 50 ms; Stop and Start timeouts 2 s and 5 s), %s, consumers in this JVM with ping"
                     + " interval %d ms and max_ping_retries %d (lease L = %d ms), %s assignor, %d repetitions, each"
                     + " configuration after %d unmeasured join + leave cycles (JIT warm-up of broker, ZooKeeper and"
                     + " consumers: a long-running coordinator's steady state), %d more through the measured path (the"
                     + " harness's counting is code to warm up too), then until the JIT compilers were quiet for 1 s.",
-                    cluster.sessionTimeoutMs(), pingIntervalMs, maxPingRetries,
+                    cluster.sessionTimeoutMs(), zookeeper, pingIntervalMs, maxPingRetries,
                     (long) pingIntervalMs * (maxPingRetries + 1), assignor, reps, warmup,
                     Math.min(warmup, MEASURED_WARMUP)));
             report.line("");
@@ -188,23 +233,40 @@ public final class RebalanceBench {
                 + " stable again, by kind of thread of this JVM: set against the latency and the machine's cores, it"
                 + " says whether a rebalance waits for a core or for a hand-off):");
         report.line("");
-        List<String> kinds = rows.stream().map(r -> r.cpu().meanMs().keySet()).filter(k -> !k.isEmpty())
-                .findFirst().map(List::copyOf).orElse(List.of()); // every sampled row has every kind, in one order
-        List<List<String>> cpu = new ArrayList<>();
-        for (Row r : rows) {
-            List<String> cells = new ArrayList<>(List.of(r.kind(), Integer.toString(r.consumers()),
-                    Integer.toString(r.partitions())));
-            Map<String, Double> mean = r.cpu().meanMs();
-            kinds.forEach(k -> cells.add(Report.ms(mean.getOrDefault(k, 0.0))));
-            cpu.add(cells);
-        }
-        List<String> header = new ArrayList<>(List.of("kind", "consumers", "partitions"));
-        header.addAll(kinds);
-        report.table(header, cpu);
+        perKindTable(report, rows, r -> r.cpu().meanMs(), null);
+        report.line("");
+        report.line("Allocation per rebalance (mean MB allocated per repetition by the same kinds of thread: what fills"
+                + " the young generation, hence how often a GC pause can fall into a rebalance):");
+        report.line("");
+        perKindTable(report, rows, r -> r.alloc().meanMb(), "%.2f");
         report.line(String.format(Locale.ROOT, "JIT compilation: %d ms while the harness waited for the compilers to"
                 + " go quiet before measuring; %d ms during the measured join and leave repetitions.",
                 compilationMs[0], compilationMs[1]));
         return rows;
+    }
+
+    /**
+     * A table with one line per row, its kind and size, then {@code mean}'s figure per kind of thread ({@code format},
+     * or ms when null). Every sampled row has every kind, in one order.
+     */
+    private static void perKindTable(Report report, List<Row> rows,
+                                     java.util.function.Function<Row, Map<String, Double>> mean, String format) {
+        List<String> kinds = rows.stream().map(r -> mean.apply(r).keySet()).filter(k -> !k.isEmpty())
+                .findFirst().map(List::copyOf).orElse(List.of());
+        List<String> header = new ArrayList<>(List.of("kind", "consumers", "partitions"));
+        header.addAll(kinds);
+        List<List<String>> lines = new ArrayList<>();
+        for (Row r : rows) {
+            List<String> cells = new ArrayList<>(List.of(r.kind(), Integer.toString(r.consumers()),
+                    Integer.toString(r.partitions())));
+            Map<String, Double> m = mean.apply(r);
+            kinds.forEach(k -> {
+                double v = m.getOrDefault(k, 0.0);
+                cells.add(format == null ? Report.ms(v) : String.format(Locale.ROOT, format, v));
+            });
+            lines.add(cells);
+        }
+        report.table(header, lines);
     }
 
     private static String medianAndP99(List<Double> values) {
@@ -306,7 +368,7 @@ public final class RebalanceBench {
         members.start(group, x, topic);
         Members.Stable after = members.awaitStable(all, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
         Gc.Pauses gc = Gc.sinceStart().minus(gc0);
-        join.cpu().add(ThreadCpu.between(cpu0, ThreadCpu.snapshot()));
+        join.threads(cpu0, ThreadCpu.snapshot());
         long trigger = Math.min(members.registeredNanos(x), members.firstStopSince(base, t0).orElse(Long.MAX_VALUE));
         join.sample(members, all, trigger, Long.MIN_VALUE, after, gc);
         join.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
@@ -329,7 +391,7 @@ public final class RebalanceBench {
         remove.run();
         Members.Stable after = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
         Gc.Pauses gc = Gc.sinceStart().minus(gc0);
-        row.cpu().add(ThreadCpu.between(cpu0, ThreadCpu.snapshot()));
+        row.threads(cpu0, ThreadCpu.snapshot());
         OptionalLong stop = members.firstStopSince(base, t0);
         if (stop.isPresent()) {
             row.sample(members, base, stop.getAsLong(), t0, after, gc);

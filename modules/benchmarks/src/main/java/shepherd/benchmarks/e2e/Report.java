@@ -135,12 +135,30 @@ final class Report {
             return i >= 0 && i + 1 < args.size() ? args.get(i + 1) : dflt;
         }
 
+        /** One of {@code allowed} (the first is the default), or an error naming the value and the choices. */
+        String choice(String name, String... allowed) {
+            String v = string(name, allowed[0]);
+            if (!Arrays.asList(allowed).contains(v)) {
+                throw new IllegalArgumentException("--" + name + " must be one of " + String.join(", ", allowed)
+                        + ", got '" + v + "'");
+            }
+            return v;
+        }
+
         int integer(String name, int dflt) {
-            return Integer.parseInt(string(name, Integer.toString(dflt)));
+            return parse(name, string(name, Integer.toString(dflt)));
         }
 
         List<Integer> integers(String name, String dflt) {
-            return Arrays.stream(string(name, dflt).split(",")).map(String::trim).map(Integer::parseInt).toList();
+            return Arrays.stream(string(name, dflt).split(",")).map(String::trim).map(v -> parse(name, v)).toList();
+        }
+
+        private static int parse(String name, String value) {
+            try {
+                return Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--" + name + " takes an integer, got '" + value + "'", e);
+            }
         }
 
         List<String> strings(String name, String dflt) {

@@ -14,6 +14,8 @@ import java.util.Map;
  * and grouped by the thread's name. A thread that ends in between loses what it used since the first snapshot; one
  * that starts in between counts whole. The JVM's own threads (JIT compilers, GC) are not Java threads: what the
  * process used beyond the named threads is reported as {@code JVM's own (JIT, GC)}, from the process's coarse counter.
+ * The same snapshots give the bytes each kind of thread allocated ({@link #allocatedBetween}): what fills the young
+ * generation, hence how often a pause can fall into a rebalance.
  */
 final class ThreadCpu {
     /** Thread name prefixes, in the order the table shows them; anything else is {@code other}. */
@@ -30,25 +32,34 @@ final class ThreadCpu {
             new String[] {"harness", "main"});
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.ThreadMXBean ALLOCATION = (com.sun.management.ThreadMXBean) THREADS;
     /** Kind by thread id, from the name as first seen (thread ids are never reused; a kind is told by its prefix). */
     private static final Map<Long, String> KIND_OF = new java.util.concurrent.ConcurrentHashMap<>();
 
     private ThreadCpu() {}
 
-    /** Thread id → CPU nanoseconds of every live thread whose kind is known, and the process's CPU nanoseconds. */
-    record Snapshot(Map<Long, Long> cpu, long processNanos) {}
+    /**
+     * Thread id → CPU nanoseconds of every live thread whose kind is known, the process's CPU nanoseconds, and thread
+     * id → bytes the thread allocated so far.
+     */
+    record Snapshot(Map<Long, Long> cpu, long processNanos, Map<Long, Long> allocated) {}
 
     static Snapshot snapshot() {
         Map<Long, Long> cpu = new HashMap<>();
+        Map<Long, Long> allocated = new HashMap<>();
         for (long id : THREADS.getAllThreadIds()) {
             long nanos = THREADS.getThreadCpuTime(id);
             if (nanos >= 0 && KIND_OF.computeIfAbsent(id, ThreadCpu::kindOf) != null) {
                 cpu.put(id, nanos);
+                long bytes = ALLOCATION.getThreadAllocatedBytes(id);
+                if (bytes >= 0) {
+                    allocated.put(id, bytes);
+                }
             }
         }
         long process = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
-        return new Snapshot(cpu, process);
+        return new Snapshot(cpu, process, allocated);
     }
 
     /** A thread's kind, from its name asked once per thread (a thread-info request stops the JVM at a safepoint). */
@@ -74,6 +85,21 @@ final class ThreadCpu {
         return byKind;
     }
 
+    /** Bytes allocated per kind of thread between two snapshots, {@code total} last (same threads as the CPU). */
+    static Map<String, Long> allocatedBetween(Snapshot before, Snapshot after) {
+        Map<String, Long> byKind = new LinkedHashMap<>();
+        KINDS.forEach(k -> byKind.put(k[0], 0L));
+        byKind.put("other", 0L);
+        long total = 0;
+        for (Map.Entry<Long, Long> e : after.allocated().entrySet()) {
+            long bytes = e.getValue() - before.allocated().getOrDefault(e.getKey(), 0L);
+            byKind.merge(KIND_OF.get(e.getKey()), bytes, Long::sum);
+            total += bytes;
+        }
+        byKind.put("total", total);
+        return byKind;
+    }
+
     private static String kind(String name) {
         for (String[] k : KINDS) {
             for (int i = 1; i < k.length; i++) {
@@ -85,7 +111,7 @@ final class ThreadCpu {
         return "other";
     }
 
-    /** Sums of {@link #between} over repetitions, for a mean per kind. */
+    /** Sums of {@link #between} (or of {@link #allocatedBetween}) over repetitions, for a mean per kind. */
     static final class Totals {
         private final Map<String, Long> nanos = new LinkedHashMap<>(); // between()'s order: every kind, always
         private int samples;
@@ -97,6 +123,15 @@ final class ThreadCpu {
 
         /** Mean milliseconds per repetition, per kind, in the table's order (empty before the first sample). */
         Map<String, Double> meanMs() {
+            return meanMillionths();
+        }
+
+        /** Of {@link #allocatedBetween}'s bytes: mean MB per repetition, per kind. */
+        Map<String, Double> meanMb() {
+            return meanMillionths();
+        }
+
+        private Map<String, Double> meanMillionths() {
             Map<String, Double> mean = new LinkedHashMap<>();
             nanos.forEach((k, v) -> mean.put(k, v / 1e6 / samples));
             return mean;

@@ -128,9 +128,10 @@ public final class LocalCluster implements AutoCloseable {
 
     /**
      * A tick that lets the server grant {@code sessionTimeoutMs} unchanged: at most 20 ticks, so the tick is at least
-     * 1/20 of it (a fixed 200 ms tick would silently cut a 10 s session to 4 s).
+     * 1/20 of it (a fixed 200 ms tick would silently cut a 10 s session to 4 s). Public for a harness that runs the
+     * same server in a JVM of its own and passes it as {@link Builder#externalZooKeeper}.
      */
-    static int embeddedTickMs(long sessionTimeoutMs) {
+    public static int embeddedTickMs(long sessionTimeoutMs) {
         return (int) Math.max(EMBEDDED_TICK_MIN_MS, (sessionTimeoutMs + 19) / 20);
     }
 

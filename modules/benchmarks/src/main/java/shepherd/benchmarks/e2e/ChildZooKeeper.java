@@ -1,0 +1,108 @@
+package shepherd.benchmarks.e2e;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import shepherd.zookeeper.EmbeddedZooKeeper;
+
+/**
+ * A ZooKeeper server in a JVM of its own ({@code RebalanceBench --zookeeper-jvm own}): the same
+ * {@link EmbeddedZooKeeper} the harness otherwise runs in its own JVM, started from this JVM's class path, so its
+ * allocation and its collector's pauses stay out of the JVM that holds the broker and the consumers, as with a
+ * ZooKeeper ensemble of one's own. The child prints {@code READY <host:port>} once it serves, and stops when its
+ * standard input closes (the parent's {@link #close()}, or the parent's death).
+ */
+final class ChildZooKeeper implements AutoCloseable {
+    private static final String READY = "READY ";
+    private static final long START_TIMEOUT_S = 60;
+
+    private final Process process;
+    private final String connectString;
+
+    private ChildZooKeeper(Process process, String connectString) {
+        this.process = process;
+        this.connectString = connectString;
+    }
+
+    /** Starts the child with ZooKeeper's {@code tickTimeMs} and waits until it serves. */
+    static ChildZooKeeper start(int tickTimeMs) {
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dshepherd.log.level=WARN", "-cp", System.getProperty("java.class.path"),
+                ChildZooKeeper.class.getName(), Integer.toString(tickTimeMs));
+        Process p;
+        try {
+            p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start a JVM for ZooKeeper: " + command, e);
+        }
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            String line;
+            while ((line = out.readLine()) != null) {
+                if (line.startsWith(READY)) {
+                    return new ChildZooKeeper(p, line.substring(READY.length()).trim());
+                }
+            }
+            throw new IllegalStateException("ZooKeeper's JVM exited before it served (exit code "
+                    + waitFor(p) + "); its standard error is above");
+        } catch (IOException | RuntimeException e) {
+            p.destroyForcibly();
+            throw e instanceof RuntimeException r ? r
+                    : new UncheckedIOException("cannot read ZooKeeper's JVM's output", (IOException) e);
+        }
+    }
+
+    private static int waitFor(Process p) {
+        try {
+            return p.waitFor(START_TIMEOUT_S, TimeUnit.SECONDS) ? p.exitValue() : -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    /** {@code 127.0.0.1:<port>}. */
+    String connectString() {
+        return connectString;
+    }
+
+    /** Closes the child's standard input (it stops its server and exits), then waits for it; kills it if it hangs. */
+    @Override
+    public void close() {
+        try {
+            process.getOutputStream().close();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (IOException e) {
+            process.destroyForcibly();
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The child: {@code ChildZooKeeper <tickTimeMs>}. */
+    public static void main(String[] argv) throws IOException {
+        if (argv.length != 1) {
+            System.err.println("usage: ChildZooKeeper <tickTimeMs>");
+            System.exit(2);
+        }
+        int tick = Integer.parseInt(argv[0]);
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(Files.createTempDirectory("shepherd-bench-zk-"), true,
+                tick)) {
+            System.out.println(READY + zk.connectString());
+            System.out.flush();
+            while (System.in.read() >= 0) {
+                // nothing is sent; end of input is the signal to stop
+            }
+        }
+        System.exit(0);
+    }
+}
