@@ -1,6 +1,5 @@
 package shepherd.zookeeper;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -37,7 +36,11 @@ final class WritePlanner {
 
     private WritePlanner() {}
 
-    /** Every path whose existence decides how the write's ops translate: the touched nodes and their ancestors. */
+    /**
+     * Every path whose existence decides how the write's ops translate: the touched nodes and their ancestors. A
+     * path already in the set had its ancestors added with it, so the walk up stops there: 1,024 owners of one
+     * topic cost one parent each, not six (this ran on every write, hint or not; docs/performance.md).
+     */
     static Set<String> probes(List<ZkOp> ops) {
         Set<String> paths = new LinkedHashSet<>();
         for (ZkOp op : ops) {
@@ -45,8 +48,8 @@ final class WritePlanner {
             if (path == null) {
                 continue;
             }
-            for (String p = path; !p.equals("/"); p = ZkPaths.parent(p)) {
-                paths.add(p);
+            for (String p = path; !p.equals("/") && paths.add(p); p = ZkPaths.parent(p)) {
+                // added; its ancestors next, until one is already in
             }
         }
         return paths;
@@ -63,8 +66,9 @@ final class WritePlanner {
         Tree tree = new Tree(exists);
         List<Sized> ops = new ArrayList<>();
         List<Sized> last = new ArrayList<>();
+        Map<OwnerValue, byte[]> owners = new HashMap<>();
         for (ZkOp op : write.ops()) {
-            translate(op, write.epoch(), brokerId, tree, op instanceof ZkOp.PutHandover ? last : ops);
+            translate(op, write.epoch(), brokerId, tree, owners, op instanceof ZkOp.PutHandover ? last : ops);
         }
         ops.addAll(last);
         return split(write, ops, multiBytesMax);
@@ -101,9 +105,28 @@ final class WritePlanner {
     /** An op with the bytes it adds to its multi's packet (ZooKeeper's {@code Op} does not expose its data). */
     record Sized(Op op, int bytes) {
         static Sized of(Op op, byte[] data) {
-            return new Sized(op, OP_OVERHEAD_BYTES + op.getPath().getBytes(StandardCharsets.UTF_8).length
-                    + (data == null ? 0 : data.length));
+            return new Sized(op, OP_OVERHEAD_BYTES + utf8Length(op.getPath()) + (data == null ? 0 : data.length));
         }
+    }
+
+    /** The UTF-8 length of {@code s} without encoding it (one op per node: 1,025 in a 64 × 1,024 owners write). */
+    static int utf8Length(String s) {
+        int bytes = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3; // an unpaired surrogate is encoded as '?' (1 byte): over-counting is safe here
+            }
+        }
+        return bytes;
     }
 
     private static String target(ZkOp op) {
@@ -123,13 +146,19 @@ final class WritePlanner {
         return null; // PutHandover: /consumers/epoch always exists
     }
 
-    private static void translate(ZkOp op, int epoch, int brokerId, Tree tree, List<Sized> out) {
+    /**
+     * @param owners the owner values encoded so far in this write: a member owns many partitions of a generation,
+     *               and their ops share one array (ZooKeeper only reads it when it serialises the multi)
+     */
+    private static void translate(ZkOp op, int epoch, int brokerId, Tree tree, Map<OwnerValue, byte[]> owners,
+            List<Sized> out) {
         if (op instanceof ZkOp.PutGroup p) {
             tree.put(target(op), ZnodeCodec.encodeGroup(new GroupValue(p.generation(), p.assignor())), out);
         } else if (op instanceof ZkOp.PutRegistration p) {
             tree.put(target(op), ZnodeCodec.encodeRegistration(p.registration()), out);
         } else if (op instanceof ZkOp.PutOwner p) {
-            tree.put(target(op), ZnodeCodec.encodeOwner(new OwnerValue(p.owner(), p.generation())), out);
+            tree.put(target(op), owners.computeIfAbsent(new OwnerValue(p.owner(), p.generation()),
+                    ZnodeCodec::encodeOwner), out);
         } else if (op instanceof ZkOp.PutOffset p) {
             tree.put(target(op), ZnodeCodec.encodeOffset(p.offset()), out);
         } else if (op instanceof ZkOp.DeleteRegistration || op instanceof ZkOp.DeleteOwner) {

@@ -1,8 +1,10 @@
 package shepherd.zookeeper;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -67,6 +69,45 @@ class WritePlannerTest {
                 List.of(new ZkOp.PutGroup("g", 1, "range")));
         assertEquals(List.of(List.of("setData /consumers/groups/g")),
                 WritePlanner.plan(w, 1, path -> true, 1 << 20).stream().map(WritePlannerTest::describe).toList());
+    }
+
+    @Test
+    void probesAreEveryTouchedNodeAndEveryAncestorOnceInOrder() {
+        List<ZkOp> ops = List.of(
+                new ZkOp.PutOwner("g", TP, new StreamId("c", 0), 3),
+                new ZkOp.PutOwner("g", TopicPartition.of("t", "1-1"), new StreamId("c", 0), 3),
+                new ZkOp.DeleteOwner("g", TopicPartition.of("u", "0-0")),
+                new ZkOp.DeleteRegistration("h", "c"),
+                new ZkOp.PutHandover(7));
+        assertEquals(List.of("/consumers/groups/g/owners/t/1-0", "/consumers/groups/g/owners/t",
+                "/consumers/groups/g/owners", "/consumers/groups/g", "/consumers/groups", "/consumers",
+                "/consumers/groups/g/owners/t/1-1", "/consumers/groups/g/owners/u/0-0", "/consumers/groups/g/owners/u",
+                ZkPaths.registration("h", "c"), ZkPaths.parent(ZkPaths.registration("h", "c")), "/consumers/groups/h"),
+                List.copyOf(WritePlanner.probes(ops)));
+    }
+
+    @Test
+    void ownersOfOneMemberAndGenerationAreEncodedOnceAndShared() {
+        List<ZkOp> ops = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            ops.add(new ZkOp.PutOwner("g", TopicPartition.of("t", "1-" + i), new StreamId("c", i % 2), 3));
+        }
+        List<Op> part = WritePlanner.plan(new CoordinatorEffect.Write(1, 7, true, ops), 1, path -> true, 1 << 20)
+                .get(0);
+        byte[][] data = part.stream().skip(1).map(op -> op.toRequestRecord())
+                .map(r -> ((org.apache.zookeeper.proto.SetDataRequest) r).getData()).toArray(byte[][]::new);
+        assertArrayEquals(ZnodeCodec.encodeOwner(new ZnodeCodec.OwnerValue(new StreamId("c", 0), 3)), data[0]);
+        assertArrayEquals(ZnodeCodec.encodeOwner(new ZnodeCodec.OwnerValue(new StreamId("c", 1), 3)), data[1]);
+        assertTrue(data[0] == data[2] && data[1] == data[3], "one array per member and generation");
+    }
+
+    @Test
+    void opSizesCountUtf8BytesWithoutEncoding() {
+        for (String s : List.of("", "/consumers/groups/g", "/t/\u00e9\u00df", "/\u4e2d\u6587", "/\ud83d\ude00x")) {
+            assertEquals(s.getBytes(StandardCharsets.UTF_8).length, WritePlanner.utf8Length(s), s);
+        }
+        assertTrue(WritePlanner.utf8Length("\ud83d") >= "\ud83d".getBytes(StandardCharsets.UTF_8).length,
+                "an unpaired surrogate is never under-counted");
     }
 
     private static List<String> describe(List<Op> ops) {
