@@ -71,14 +71,7 @@ final class ThreadCpu {
     /** CPU nanoseconds per kind of thread between two snapshots, {@code total} and {@code JVM's own (JIT, GC)} last. */
     static Map<String, Long> between(Snapshot before, Snapshot after) {
         Map<String, Long> byKind = new LinkedHashMap<>();
-        KINDS.forEach(k -> byKind.put(k[0], 0L));
-        byKind.put("other", 0L);
-        long named = 0;
-        for (Map.Entry<Long, Long> e : after.cpu().entrySet()) {
-            long used = e.getValue() - before.cpu().getOrDefault(e.getKey(), 0L);
-            byKind.merge(KIND_OF.get(e.getKey()), used, Long::sum);
-            named += used;
-        }
+        long named = perKind(before.cpu(), after.cpu(), byKind);
         long process = after.processNanos() - before.processNanos();
         byKind.put("JVM's own (JIT, GC)", Math.max(0, process - named));
         byKind.put("total", Math.max(process, named));
@@ -88,16 +81,21 @@ final class ThreadCpu {
     /** Bytes allocated per kind of thread between two snapshots, {@code total} last (same threads as the CPU). */
     static Map<String, Long> allocatedBetween(Snapshot before, Snapshot after) {
         Map<String, Long> byKind = new LinkedHashMap<>();
+        byKind.put("total", perKind(before.allocated(), after.allocated(), byKind));
+        return byKind;
+    }
+
+    /** Puts every kind's growth of a per-thread counter into {@code byKind}, in the table's order; returns the sum. */
+    private static long perKind(Map<Long, Long> before, Map<Long, Long> after, Map<String, Long> byKind) {
         KINDS.forEach(k -> byKind.put(k[0], 0L));
         byKind.put("other", 0L);
-        long total = 0;
-        for (Map.Entry<Long, Long> e : after.allocated().entrySet()) {
-            long bytes = e.getValue() - before.allocated().getOrDefault(e.getKey(), 0L);
-            byKind.merge(KIND_OF.get(e.getKey()), bytes, Long::sum);
-            total += bytes;
+        long sum = 0;
+        for (Map.Entry<Long, Long> e : after.entrySet()) {
+            long grown = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            byKind.merge(KIND_OF.get(e.getKey()), grown, Long::sum);
+            sum += grown;
         }
-        byKind.put("total", total);
-        return byKind;
+        return sum;
     }
 
     private static String kind(String name) {
