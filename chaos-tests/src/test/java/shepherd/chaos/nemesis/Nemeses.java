@@ -128,7 +128,7 @@ public final class Nemeses {
             int reconnects = c.cluster().broker(b).count("zookeeper reconnected");
             links.forEach(Link::cut);
             c.injected("broker " + b + " disconnected from ZooKeeper");
-            Waits.hold(Duration.ofMillis(c.cluster().settings().sessionTimeoutMs() / 4));
+            Waits.hold(Duration.ofMillis(shortDisconnectMs(c.cluster().settings().sessionTimeoutMs())));
             links.forEach(Link::heal);
             c.healed("broker " + b + " reconnects");
             boolean resumed = Waits.until(() -> c.cluster().broker(b).count("zookeeper reconnected") > reconnects,
@@ -140,6 +140,18 @@ public final class Nemeses {
                             + " without a session expiry; now coordinator " + c.cluster().coordinator() + ", epoch "
                             + c.cluster().epoch());
         });
+    }
+
+    /**
+     * How long nemesis 4 refuses: short enough that the ZooKeeper client's own reconnect pacing cannot expire the
+     * session. The server may last have heard from the client a third of the timeout before the cut (its idle
+     * ping); the attempt after the cut comes at most 1 s (the client's random sleep) plus the broker's capped spin
+     * (50 ms, {@code PromptReconnect}) after the last refused one. So a cut of C must keep C + 1,050 ms below two
+     * thirds of the timeout: 1/20 of it (100 ms of 2 s, 1,150 ms against 1,333) leaves room for a loaded machine.
+     * A quarter, as before, could expire a 2 s session whenever every server refused once inside the cut.
+     */
+    static long shortDisconnectMs(long sessionTimeoutMs) {
+        return sessionTimeoutMs / 20;
     }
 
     /** 5. One consumer cut from the coordinator, both directions or only coordinator → consumer. */

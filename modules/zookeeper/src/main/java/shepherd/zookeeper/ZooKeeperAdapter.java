@@ -286,7 +286,8 @@ public final class ZooKeeperAdapter implements AutoCloseable {
     private void newSession() {
         ZkSession s = new ZkSession(this);
         try {
-            s.zk = new ZooKeeper(config.connectString(), config.sessionTimeoutMs(), s);
+            s.zk = new ZooKeeper(config.connectString(), config.sessionTimeoutMs(), s, false,
+                    PromptReconnect.of(config.connectString()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open a ZooKeeper session with " + config.connectString(), e);
         }
