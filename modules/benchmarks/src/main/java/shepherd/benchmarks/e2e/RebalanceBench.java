@@ -9,6 +9,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import shepherd.cli.local.LocalCluster;
 import shepherd.coordination.GroupView;
 import shepherd.coordination.TriggerState;
@@ -48,36 +49,33 @@ public final class RebalanceBench {
 
     public static void main(String[] argv) throws Exception {
         System.setProperty("shepherd.log.level", System.getProperty("shepherd.log.level", "WARN"));
-        Report.Args args = new Report.Args(argv);
-        int reps;
-        int warmup;
-        List<Integer> sizes;
-        List<Integer> partitionCounts;
-        int pingIntervalMs;
-        int maxPingRetries;
-        String assignor;
-        boolean ownZooKeeperJvm;
-        Path out;
+        Options options;
         try {
-            boolean quick = args.flag("quick");
-            reps = args.integer("reps", quick ? 3 : 20);
-            warmup = args.integer("warmup", quick ? 3 : 30);
-            sizes = args.integers("consumers", quick ? "4" : "4,16,64");
-            partitionCounts = args.integers("partitions", quick ? "64" : "64,1024");
-            pingIntervalMs = args.integer("ping-interval-ms", 200);
-            maxPingRetries = args.integer("max-ping-retries", 2);
-            assignor = args.string("assignor", Assignors.DEFAULT_NAME);
-            ownZooKeeperJvm = args.choice("zookeeper-jvm", "shared", "own").equals("own");
-            out = Path.of(args.string("out", "modules/benchmarks/results"));
+            options = Options.parse(new Report.Args(argv));
         } catch (IllegalArgumentException e) {
             System.err.println("RebalanceBench: " + e.getMessage());
             System.exit(2);
             return;
         }
-        Report report = new Report("rebalance", args.commandLine(RebalanceBench.class.getName()));
-        run(report, reps, warmup, sizes, partitionCounts, pingIntervalMs, maxPingRetries, assignor, ownZooKeeperJvm);
-        report.write(out);
+        Report report = new Report("rebalance", options.commandLine());
+        run(report, options);
+        report.write(options.out());
         System.exit(0); // consumer and broker threads of a failed run must not keep the JVM alive
+    }
+
+    /** The command line, parsed; a bad value is an {@link IllegalArgumentException} naming its option. */
+    record Options(int reps, int warmup, List<Integer> sizes, List<Integer> partitionCounts, int pingIntervalMs,
+                   int maxPingRetries, String assignor, boolean ownZooKeeperJvm, Path out, String commandLine) {
+        static Options parse(Report.Args args) {
+            boolean quick = args.flag("quick");
+            return new Options(args.integer("reps", quick ? 3 : 20), args.integer("warmup", quick ? 3 : 30),
+                    args.integers("consumers", quick ? "4" : "4,16,64"),
+                    args.integers("partitions", quick ? "64" : "64,1024"), args.integer("ping-interval-ms", 200),
+                    args.integer("max-ping-retries", 2), args.string("assignor", Assignors.DEFAULT_NAME),
+                    args.choice("zookeeper-jvm", "shared", "own").equals("own"),
+                    Path.of(args.string("out", "modules/benchmarks/results")),
+                    args.commandLine(RebalanceBench.class.getName()));
+        }
     }
 
     /** One row per (kind, size, partitions). */
@@ -135,18 +133,16 @@ public final class RebalanceBench {
         }
     }
 
-    static List<Row> run(Report report, int reps, int warmup, List<Integer> sizes, List<Integer> partitionCounts,
-                         int pingIntervalMs, int maxPingRetries, String assignor, boolean ownZooKeeperJvm)
-            throws Exception {
+    static List<Row> run(Report report, Options o) throws Exception {
         LocalCluster.Builder builder = LocalCluster.builder();
         ChildZooKeeper child = null;
-        if (ownZooKeeperJvm) {
-            child = ChildZooKeeper.start(LocalCluster.embeddedTickMs(builder.build().sessionTimeoutMs()));
+        if (o.ownZooKeeperJvm()) {
+            child = ChildZooKeeper.start(builder.embeddedTickMs());
             builder.externalZooKeeper(child.connectString());
         }
         try {
-            return run(report, reps, warmup, sizes, partitionCounts, pingIntervalMs, maxPingRetries, assignor, builder,
-                    ownZooKeeperJvm ? "ZooKeeper in a JVM of its own (the embedded server)" : "embedded ZooKeeper");
+            return run(report, o, builder,
+                    o.ownZooKeeperJvm() ? "ZooKeeper in a JVM of its own (the embedded server)" : "embedded ZooKeeper");
         } finally {
             if (child != null) {
                 child.close();
@@ -154,16 +150,15 @@ public final class RebalanceBench {
         }
     }
 
-    private static List<Row> run(Report report, int reps, int warmup, List<Integer> sizes,
-                                 List<Integer> partitionCounts, int pingIntervalMs, int maxPingRetries,
-                                 String assignor, LocalCluster.Builder builder, String zookeeper) throws Exception {
+    private static List<Row> run(Report report, Options o, LocalCluster.Builder builder, String zookeeper)
+            throws Exception {
         List<Row> rows = new ArrayList<>();
         long[] compilationMs = new long[2]; // while waiting for the compilers to go quiet; while measuring
         // The broker's production rebalance timeouts (Stop 2 s, Start 5 s), not LocalCluster's short test ones: with
         // 256 partitions per consumer a Start starts 256 fetcher threads, which on a loaded 2-core machine can take
         // longer than the test timeout of 1 s, and the group then retries instead of settling.
         try (LocalCluster cluster = builder.brokers(1).rebalanceStopTimeoutMs(2_000)
-                .rebalanceStartTimeoutMs(5_000).requestTimeoutMs(5_000).groupAssignor(assignor).start()) {
+                .rebalanceStartTimeoutMs(5_000).requestTimeoutMs(5_000).groupAssignor(o.assignor()).start()) {
             cluster.awaitCoordinator(java.time.Duration.ofSeconds(30));
             String zk = cluster.zookeeperConnectString();
             report.line(String.format(Locale.ROOT, "Setup: one broker (LocalCluster defaults: session timeout %d ms,"
@@ -172,18 +167,18 @@ public final class RebalanceBench {
                     + " configuration after %d unmeasured join + leave cycles (JIT warm-up of broker, ZooKeeper and"
                     + " consumers: a long-running coordinator's steady state), %d more through the measured path (the"
                     + " harness's counting is code to warm up too), then until the JIT compilers were quiet for 1 s.",
-                    cluster.sessionTimeoutMs(), zookeeper, pingIntervalMs, maxPingRetries,
-                    (long) pingIntervalMs * (maxPingRetries + 1), assignor, reps, warmup,
-                    Math.min(warmup, MEASURED_WARMUP)));
+                    cluster.sessionTimeoutMs(), zookeeper, o.pingIntervalMs(), o.maxPingRetries(),
+                    (long) o.pingIntervalMs() * (o.maxPingRetries() + 1), o.assignor(), o.reps(), o.warmup(),
+                    Math.min(o.warmup(), MEASURED_WARMUP)));
             report.line("");
             Quiet quiet = new Quiet(zk);
-            for (int partitions : partitionCounts) {
+            for (int partitions : o.partitionCounts()) {
                 cluster.createTopic("t" + partitions, partitions);
             }
-            for (int partitions : partitionCounts) {
-                for (int n : sizes) {
-                    rows.addAll(configuration(cluster, quiet, n, partitions, reps, warmup, pingIntervalMs,
-                            maxPingRetries, compilationMs));
+            for (int partitions : o.partitionCounts()) {
+                for (int n : o.sizes()) {
+                    rows.addAll(configuration(cluster, quiet, n, partitions, o.reps(), o.warmup(), o.pingIntervalMs(),
+                            o.maxPingRetries(), compilationMs));
                 }
             }
         }
@@ -250,7 +245,7 @@ public final class RebalanceBench {
      * or ms when null). Every sampled row has every kind, in one order.
      */
     private static void perKindTable(Report report, List<Row> rows,
-                                     java.util.function.Function<Row, Map<String, Double>> mean, String format) {
+                                     Function<Row, Map<String, Double>> mean, String format) {
         List<String> kinds = rows.stream().map(r -> mean.apply(r).keySet()).filter(k -> !k.isEmpty())
                 .findFirst().map(List::copyOf).orElse(List.of());
         List<String> header = new ArrayList<>(List.of("kind", "consumers", "partitions"));

@@ -111,11 +111,11 @@ final class ThreadCpu {
 
     /** Sums of {@link #between} (or of {@link #allocatedBetween}) over repetitions, for a mean per kind. */
     static final class Totals {
-        private final Map<String, Long> nanos = new LinkedHashMap<>(); // between()'s order: every kind, always
+        private final Map<String, Long> sums = new LinkedHashMap<>(); // between()'s order: every kind, always
         private int samples;
 
         void add(Map<String, Long> one) {
-            one.forEach((k, v) -> nanos.merge(k, v, Long::sum));
+            one.forEach((k, v) -> sums.merge(k, v, Long::sum));
             samples++;
         }
 
@@ -131,7 +131,7 @@ final class ThreadCpu {
 
         private Map<String, Double> meanMillionths() {
             Map<String, Double> mean = new LinkedHashMap<>();
-            nanos.forEach((k, v) -> mean.put(k, v / 1e6 / samples));
+            sums.forEach((k, v) -> mean.put(k, v / 1e6 / samples));
             return mean;
         }
     }

@@ -128,10 +128,9 @@ public final class LocalCluster implements AutoCloseable {
 
     /**
      * A tick that lets the server grant {@code sessionTimeoutMs} unchanged: at most 20 ticks, so the tick is at least
-     * 1/20 of it (a fixed 200 ms tick would silently cut a 10 s session to 4 s). Public for a harness that runs the
-     * same server in a JVM of its own and passes it as {@link Builder#externalZooKeeper}.
+     * 1/20 of it (a fixed 200 ms tick would silently cut a 10 s session to 4 s).
      */
-    public static int embeddedTickMs(long sessionTimeoutMs) {
+    static int embeddedTickMs(long sessionTimeoutMs) {
         return (int) Math.max(EMBEDDED_TICK_MIN_MS, (sessionTimeoutMs + 19) / 20);
     }
 
@@ -666,6 +665,14 @@ public final class LocalCluster implements AutoCloseable {
         public Builder handoverGraceMs(long ms) {
             this.handoverGraceMs = ms;
             return this;
+        }
+
+        /**
+         * The tick an embedded server would get for this builder's session timeout: for a harness that runs the same
+         * server elsewhere (a JVM of its own) and passes it as {@link #externalZooKeeper}.
+         */
+        public int embeddedTickMs() {
+            return LocalCluster.embeddedTickMs(sessionTimeoutMs);
         }
 
         /**
