@@ -93,7 +93,8 @@ final class FencedWriter {
         long sentAtMs = adapter.now();
         Map<String, Boolean> exists = new HashMap<>();
         Set<String> unknown = new LinkedHashSet<>();
-        for (String path : WritePlanner.probes(w.ops())) {
+        List<String> targets = WritePlanner.targets(w.ops());
+        for (String path : WritePlanner.probes(targets)) {
             Boolean fact = known.exists(path);
             if (fact == null) {
                 unknown.add(path);
@@ -102,7 +103,7 @@ final class FencedWriter {
             }
         }
         boolean fromKnowledge = !exists.isEmpty();
-        probe(s, w, unknown, exists, () -> issueWrite(s, w, exists, sentAtMs, fromKnowledge));
+        probe(s, w, unknown, exists, () -> issueWrite(s, w, targets, exists, sentAtMs, fromKnowledge));
     }
 
     /** Probes {@code paths} into {@code exists}, then runs {@code then}; a failed probe fails the write. */
@@ -155,11 +156,11 @@ final class FencedWriter {
      * see them: one session, one order). Planned partly from {@link KnownNodes}, later effects wait for the answers,
      * so that a plan built on a stale fact can be repaired first.
      */
-    private void issueWrite(ZkSession s, CoordinatorEffect.Write w, Map<String, Boolean> exists, long sentAtMs,
-            boolean fromKnowledge) {
-        List<List<Op>> parts = WritePlanner.plan(w, adapter.config().brokerId(),
+    private void issueWrite(ZkSession s, CoordinatorEffect.Write w, List<String> targets,
+            Map<String, Boolean> exists, long sentAtMs, boolean fromKnowledge) {
+        List<List<Op>> parts = WritePlanner.plan(w, targets, adapter.config().brokerId(),
                 path -> exists.getOrDefault(path, false), adapter.config().multiBytesMax());
-        Attempt attempt = new Attempt(w, parts, sentAtMs, fromKnowledge);
+        Attempt attempt = new Attempt(w, targets, parts, sentAtMs, fromKnowledge);
         for (int i = 0; i < parts.size(); i++) {
             int index = i;
             s.zk.multi(parts.get(i), (rc, p, ctx, results) -> adapter.answered(s, rc,
@@ -174,6 +175,8 @@ final class FencedWriter {
     /** One issue of a write: its parts and what their answers said so far. */
     private static final class Attempt {
         final CoordinatorEffect.Write write;
+        /** The write's {@link WritePlanner#targets}, kept for a {@link #reprobe}. */
+        final List<String> targets;
         final List<List<Op>> parts;
         final long sentAtMs;
         final boolean fromKnowledge;
@@ -185,8 +188,10 @@ final class FencedWriter {
         Code failedCode;
         int failedOp = -1;
 
-        Attempt(CoordinatorEffect.Write write, List<List<Op>> parts, long sentAtMs, boolean fromKnowledge) {
+        Attempt(CoordinatorEffect.Write write, List<String> targets, List<List<Op>> parts, long sentAtMs,
+                boolean fromKnowledge) {
             this.write = write;
+            this.targets = targets;
             this.parts = parts;
             this.sentAtMs = sentAtMs;
             this.fromKnowledge = fromKnowledge;
@@ -247,9 +252,9 @@ final class FencedWriter {
      * is planned again from probes of every path it touches and sent as if for the first time.
      */
     private void reprobe(ZkSession s, Attempt a) {
-        Set<String> paths = WritePlanner.probes(a.write.ops());
+        Set<String> paths = WritePlanner.probes(a.targets);
         Map<String, Boolean> exists = new HashMap<>();
-        probe(s, a.write, paths, exists, () -> issueWrite(s, a.write, exists, a.sentAtMs, false));
+        probe(s, a.write, paths, exists, () -> issueWrite(s, a.write, a.targets, exists, a.sentAtMs, false));
     }
 
     /**

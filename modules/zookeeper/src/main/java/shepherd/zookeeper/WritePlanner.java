@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BinaryOperator;
 import java.util.function.Predicate;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Op;
@@ -37,14 +38,31 @@ final class WritePlanner {
     private WritePlanner() {}
 
     /**
+     * The node each op writes, in op order ({@code null} for the handover: {@code /consumers/epoch} always exists).
+     * Computed once per write and used both for {@link #probes} and {@link #plan}. Ops of one group and topic come
+     * together (a member's partitions, a topic's offsets), so the owners or offsets prefix of the previous op is
+     * reused while group and topic stay the same: a 64 × 1,024 owners write builds 1,024 paths, not 5,000 strings.
+     */
+    static List<String> targets(List<ZkOp> ops) {
+        List<String> targets = new ArrayList<>(ops.size());
+        Prefix owners = new Prefix(ZkPaths::ownersOfTopic);
+        Prefix offsets = new Prefix(ZkPaths::offsetsOfTopic);
+        for (ZkOp op : ops) {
+            targets.add(target(op, owners, offsets));
+        }
+        return targets;
+    }
+
+    /**
      * Every path whose existence decides how the write's ops translate: the touched nodes and their ancestors. A
      * path already in the set had its ancestors added with it, so the walk up stops there: 1,024 owners of one
      * topic cost one parent each, not six (this ran on every write, hint or not; docs/performance.md).
+     *
+     * @param targets the write's {@link #targets}
      */
-    static Set<String> probes(List<ZkOp> ops) {
+    static Set<String> probes(List<String> targets) {
         Set<String> paths = new LinkedHashSet<>();
-        for (ZkOp op : ops) {
-            String path = target(op);
+        for (String path : targets) {
             if (path == null) {
                 continue;
             }
@@ -58,17 +76,24 @@ final class WritePlanner {
     /**
      * The multis to issue, in order.
      *
+     * @param targets       the write's {@link #targets}, one per op
      * @param exists        what the probes found (every path of {@link #probes} must be answered)
      * @param multiBytesMax the size at which a multi is cut; at least one op always goes into each part
      */
-    static List<List<Op>> plan(CoordinatorEffect.Write write, int brokerId, Predicate<String> exists,
-            int multiBytesMax) {
+    static List<List<Op>> plan(CoordinatorEffect.Write write, List<String> targets, int brokerId,
+            Predicate<String> exists, int multiBytesMax) {
+        if (targets.size() != write.ops().size()) {
+            throw new IllegalArgumentException("targets of " + targets.size() + " ops for a write of "
+                    + write.ops().size() + " ops (writeId " + write.writeId() + ")");
+        }
         Tree tree = new Tree(exists);
         List<Sized> ops = new ArrayList<>();
         List<Sized> last = new ArrayList<>();
         Map<OwnerValue, byte[]> owners = new HashMap<>();
-        for (ZkOp op : write.ops()) {
-            translate(op, write.epoch(), brokerId, tree, owners, op instanceof ZkOp.PutHandover ? last : ops);
+        for (int i = 0; i < targets.size(); i++) {
+            ZkOp op = write.ops().get(i);
+            translate(op, targets.get(i), write.epoch(), brokerId, tree, owners,
+                    op instanceof ZkOp.PutHandover ? last : ops);
         }
         ops.addAll(last);
         return split(write, ops, multiBytesMax);
@@ -129,7 +154,7 @@ final class WritePlanner {
         return bytes;
     }
 
-    private static String target(ZkOp op) {
+    private static String target(ZkOp op, Prefix owners, Prefix offsets) {
         if (op instanceof ZkOp.PutGroup p) {
             return ZkPaths.group(p.group());
         } else if (op instanceof ZkOp.PutRegistration p) {
@@ -137,32 +162,53 @@ final class WritePlanner {
         } else if (op instanceof ZkOp.DeleteRegistration p) {
             return ZkPaths.registration(p.group(), p.consumerId());
         } else if (op instanceof ZkOp.PutOwner p) {
-            return ZkPaths.owner(p.group(), p.partition());
+            return owners.of(p.group(), p.partition().topic()) + "/" + p.partition().partition();
         } else if (op instanceof ZkOp.DeleteOwner p) {
-            return ZkPaths.owner(p.group(), p.partition());
+            return owners.of(p.group(), p.partition().topic()) + "/" + p.partition().partition();
         } else if (op instanceof ZkOp.PutOffset p) {
-            return ZkPaths.offset(p.group(), p.partition());
+            return offsets.of(p.group(), p.partition().topic()) + "/" + p.partition().partition();
         }
         return null; // PutHandover: /consumers/epoch always exists
+    }
+
+    /** The last {@code (group, topic)} prefix built, reused while the next op has the same group and topic. */
+    private static final class Prefix {
+        private final BinaryOperator<String> build;
+        private String group;
+        private String topic;
+        private String prefix;
+
+        Prefix(BinaryOperator<String> build) {
+            this.build = build;
+        }
+
+        String of(String group, String topic) {
+            if (!group.equals(this.group) || !topic.equals(this.topic)) {
+                this.group = group;
+                this.topic = topic;
+                this.prefix = build.apply(group, topic);
+            }
+            return prefix;
+        }
     }
 
     /**
      * @param owners the owner values encoded so far in this write: a member owns many partitions of a generation,
      *               and their ops share one array (ZooKeeper only reads it when it serialises the multi)
      */
-    private static void translate(ZkOp op, int epoch, int brokerId, Tree tree, Map<OwnerValue, byte[]> owners,
-            List<Sized> out) {
+    private static void translate(ZkOp op, String target, int epoch, int brokerId, Tree tree,
+            Map<OwnerValue, byte[]> owners, List<Sized> out) {
         if (op instanceof ZkOp.PutGroup p) {
-            tree.put(target(op), ZnodeCodec.encodeGroup(new GroupValue(p.generation(), p.assignor())), out);
+            tree.put(target, ZnodeCodec.encodeGroup(new GroupValue(p.generation(), p.assignor())), out);
         } else if (op instanceof ZkOp.PutRegistration p) {
-            tree.put(target(op), ZnodeCodec.encodeRegistration(p.registration()), out);
+            tree.put(target, ZnodeCodec.encodeRegistration(p.registration()), out);
         } else if (op instanceof ZkOp.PutOwner p) {
-            tree.put(target(op), owners.computeIfAbsent(new OwnerValue(p.owner(), p.generation()),
+            tree.put(target, owners.computeIfAbsent(new OwnerValue(p.owner(), p.generation()),
                     ZnodeCodec::encodeOwner), out);
         } else if (op instanceof ZkOp.PutOffset p) {
-            tree.put(target(op), ZnodeCodec.encodeOffset(p.offset()), out);
+            tree.put(target, ZnodeCodec.encodeOffset(p.offset()), out);
         } else if (op instanceof ZkOp.DeleteRegistration || op instanceof ZkOp.DeleteOwner) {
-            tree.delete(target(op), out);
+            tree.delete(target, out);
         } else if (op instanceof ZkOp.PutHandover) {
             // Conditional on the epoch itself: only the coordinator of that epoch records its own handover.
             byte[] data = ZnodeCodec.encodeEpoch(new EpochValue(brokerId, true));
