@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import shepherd.zookeeper.EmbeddedZooKeeper;
 
 /**
- * A ZooKeeper server in a JVM of its own ({@code RebalanceBench --zookeeper-jvm own}): the same
- * {@link EmbeddedZooKeeper} the harness otherwise runs in its own JVM, started from this JVM's class path, so its
+ * A ZooKeeper server in a JVM of its own ({@code RebalanceBench}'s default, {@code --zookeeper-jvm own}): the same
+ * {@link EmbeddedZooKeeper} that {@code --zookeeper-jvm shared} runs in the harness's JVM, started from this JVM's class path, so its
  * allocation and its collector's pauses stay out of the JVM that holds the broker and the consumers, as with a
  * ZooKeeper ensemble of one's own. The child prints {@code READY <host:port>} once it serves, and stops when its
  * standard input closes (the parent's {@link #close()}, or the parent's death).

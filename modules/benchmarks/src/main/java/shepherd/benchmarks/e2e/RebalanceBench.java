@@ -33,11 +33,12 @@ import shepherd.coordination.assign.Assignors;
  * <pre>
  * java -cp modules/benchmarks/target/benchmarks.jar shepherd.benchmarks.e2e.RebalanceBench [--quick] [--reps 20] [--warmup 30]
  *      [--consumers 4,16,64] [--partitions 64,1024] [--ping-interval-ms 200] [--max-ping-retries 2]
- *      [--assignor range] [--zookeeper-jvm shared] [--out modules/benchmarks/results]
+ *      [--assignor range] [--zookeeper-jvm own] [--out modules/benchmarks/results]
  * </pre>
- * {@code --zookeeper-jvm own} runs the ZooKeeper server in a JVM of its own ({@link ChildZooKeeper}) instead of this
- * one: its allocation and its collector's pauses then stay out of the JVM of the broker and the consumers, as with
- * an ensemble of one's own; the CPU table then has no ZooKeeper server threads.
+ * {@code --zookeeper-jvm own}, the default, runs the ZooKeeper server in a JVM of its own ({@link ChildZooKeeper}):
+ * its allocation and its collector's pauses stay out of the JVM of the broker and the consumers, as with the
+ * ensemble of a deployment, and the CPU and allocation tables have no ZooKeeper server threads. {@code shared} runs
+ * it in this JVM, as every run before that default did (docs/performance.md, "ZooKeeper's JVM").
  * Group size N means N members while the joiner is in: join goes N−1 → N, leave and fail N → N−1.
  */
 public final class RebalanceBench {
@@ -72,7 +73,7 @@ public final class RebalanceBench {
                     args.integers("consumers", quick ? "4" : "4,16,64"),
                     args.integers("partitions", quick ? "64" : "64,1024"), args.integer("ping-interval-ms", 200),
                     args.integer("max-ping-retries", 2), args.string("assignor", Assignors.DEFAULT_NAME),
-                    args.choice("zookeeper-jvm", "shared", "own").equals("own"),
+                    args.choice("zookeeper-jvm", "own", "shared").equals("own"),
                     Path.of(args.string("out", "modules/benchmarks/results")),
                     args.commandLine(RebalanceBench.class.getName()));
         }

@@ -1,7 +1,9 @@
 package shepherd.benchmarks.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,13 @@ class ReportArgsTest {
                 () -> new Report.Args(new String[] {"--zookeeper-jvm", "mine"}).choice("zookeeper-jvm", "shared",
                         "own"));
         assertEquals("--zookeeper-jvm must be one of shared, own, got 'mine'", e.getMessage());
+    }
+
+    @Test
+    void rebalanceBenchRunsZooKeeperInAJvmOfItsOwnUnlessToldToShare() {
+        assertTrue(RebalanceBench.Options.parse(new Report.Args(new String[0])).ownZooKeeperJvm());
+        assertFalse(RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-jvm", "shared"}))
+                .ownZooKeeperJvm());
     }
 
     @Test
