@@ -1,6 +1,7 @@
 package shepherd.coordination;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +28,29 @@ final class GroupState {
         final List<ZkOp> ops;
         final List<Callback> callbacks;
 
+        /** The offset each of {@link #ops}' PutOffsets writes, by partition; built on first use. */
+        private Map<TopicPartition, Long> putOffsets;
+
         Write(long writeId, List<ZkOp> ops, List<Callback> callbacks) {
             this.writeId = writeId;
             this.ops = ops;
             this.callbacks = callbacks;
+        }
+
+        /**
+         * The highest offset this write puts for {@code tp}, or {@code Long.MIN_VALUE}. Indexed once per write: a
+         * scan of the ops per reported partition cost a Stop round a product of two partition counts.
+         */
+        long putOffset(TopicPartition tp) {
+            if (putOffsets == null) {
+                putOffsets = new HashMap<>();
+                for (ZkOp op : ops) {
+                    if (op instanceof ZkOp.PutOffset p) {
+                        putOffsets.merge(p.partition(), p.offset(), Math::max);
+                    }
+                }
+            }
+            return putOffsets.getOrDefault(tp, Long.MIN_VALUE);
         }
     }
 
@@ -82,11 +102,7 @@ final class GroupState {
     long offsetFloor(TopicPartition tp) {
         long floor = offsets.getOrDefault(tp, Long.MIN_VALUE);
         if (inFlight != null) {
-            for (ZkOp op : inFlight.ops) {
-                if (op instanceof ZkOp.PutOffset p && p.partition().equals(tp)) {
-                    floor = Math.max(floor, p.offset());
-                }
-            }
+            floor = Math.max(floor, inFlight.putOffset(tp));
         }
         if (queued.get("offsets/" + tp) instanceof ZkOp.PutOffset p) {
             floor = Math.max(floor, p.offset());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static shepherd.coordination.CoordinatorDriver.only;
 import static shepherd.coordination.CoordinatorDriver.registration;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -1208,6 +1209,29 @@ class CoordinatorTest {
             d.settle();
             assertEquals(Map.of(), d.view(G).owners());
             assertEquals(List.of(), d.sent(1, StartRequest.class).get(1).assigned());
+        }
+
+        @Test
+        void aTopicReadInAnyOrderRunsOnceAndThenNotAgain() {
+            // Two brokers' partitions, in neither numeric nor text order: "1-9" < "1-10" < "2-0" numerically.
+            List<PartitionId> listed = List.of(new PartitionId(2, 0), new PartitionId(1, 10), new PartitionId(1, 2),
+                    new PartitionId(1, 9), new PartitionId(2, 11), new PartitionId(1, 0), new PartitionId(2, 3));
+            d.feed(new CoordinatorEvent.TopicPartitionChange("t"));
+            d.takeRead(new ZkRead.Topic("t"));
+            d.feed(new CoordinatorEvent.TopicRead("t", listed, d.now));
+            d.settle();
+            Set<TopicPartition> all = new HashSet<>();
+            listed.forEach(p -> all.add(new TopicPartition("t", p)));
+            assertEquals(all, d.view(G).owners().keySet());
+            assertEquals(2, d.view(G).generation());
+            int before = stops();
+            // Check 3.3 finds every owned partition in the topic as read: nothing changed, so nothing runs.
+            d.feed(new CoordinatorEvent.GroupMemberChange(G));
+            d.takeRead(new ZkRead.Members(G));
+            List<CoordinatorEffect> effects = d.feed(new CoordinatorEvent.MembersRead(G, List.of("a"), d.now));
+            assertTrue(only(effects, SendRequest.class).isEmpty(), effects.toString());
+            assertEquals(before, stops());
+            assertEquals(2, d.view(G).generation());
         }
 
         @Test
