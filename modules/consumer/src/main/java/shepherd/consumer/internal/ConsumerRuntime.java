@@ -576,8 +576,6 @@ public final class ConsumerRuntime {
         if (events == null || stopped.isEmpty()) {
             return;
         }
-        Map<String, Long> next = new java.util.HashMap<>();
-        taken.snapshot().forEach(o -> next.put(o.topic() + "/" + o.partition(), o.offset()));
         // Nothing was delivered after the lease ran out (LeaseGate), even if the loop only now stops the fetchers:
         // the fetching ended then. The session clock is System.nanoTime() in milliseconds.
         long gateClosedNanos = leaseGate.deadlineMs() >= Long.MAX_VALUE / 1_000_000L ? Long.MAX_VALUE
@@ -586,8 +584,7 @@ public final class ConsumerRuntime {
         List<ConsumerEvent> batch = new ArrayList<>(stopped.size());
         for (Fetcher f : stopped) {
             batch.add(new ConsumerEvent(at, ConsumerEvent.Kind.FETCH_STOPPED, f.topic(), f.partition(),
-                    fetchingEpoch, f.generation(), next.getOrDefault(f.topic() + "/" + f.partition(), -1L),
-                    ErrorCode.NONE, null));
+                    fetchingEpoch, f.generation(), taken.next(f.topic(), f.partition()), ErrorCode.NONE, null));
         }
         hand(batch);
     }

@@ -38,6 +38,11 @@ public final class TakenOffsets {
         next.merge(new Key(topic, partition), nextOffset, Math::max);
     }
 
+    /** The next offset to take in the partition, or −1 if none is known yet: one lookup, no copy. */
+    long next(String topic, String partition) {
+        return next.getOrDefault(new Key(topic, partition), -1L);
+    }
+
     /** A copy, for a Ping, Stop or Leave response or an OffsetCommit. */
     public List<PartitionOffset> snapshot() {
         List<PartitionOffset> out = new ArrayList<>(next.size());
