@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -289,7 +290,7 @@ public final class BrokerLoop implements AutoCloseable {
         for (var it = groupsRunning.iterator(); it.hasNext(); ) {
             String group = it.next();
             // This runs after every event for every group with a run: after a failover, every group. The cheap
-            // questions first; a view (a copy of the group) only when there is something to log.
+            // questions first; the members' ids are copied only when there is something to log.
             int generation = core.generationOf(group);
             if (generation < 0) {
                 it.remove();
@@ -303,20 +304,23 @@ public final class BrokerLoop implements AutoCloseable {
             if (!newGeneration && running) {
                 continue;
             }
-            GroupView g = core.group(group).orElseThrow();
+            // The core's copy-free questions, not a GroupView: a view copies the group's owners and offsets, a
+            // thousand partitions each, and this runs twice per rebalance.
+            SortedSet<String> members = core.membersOf(group);
             if (newGeneration) {
                 LOG.info("group generation broker={} epoch={} group={} generation={} members={}", brokerId,
-                        core.epoch(), group, g.generation(), g.members());
+                        core.epoch(), group, generation, members);
             }
-            if (!g.running()) {
+            if (!running) {
                 it.remove();
                 Long started = runStartedMs.remove(group);
                 long durationMs = started == null ? 0 : clockMs.getAsLong() - started;
-                metrics.rebalanceEnded(g.stable() ? BrokerMetrics.RebalanceOutcome.STABLE
+                boolean stable = core.stableOf(group);
+                metrics.rebalanceEnded(stable ? BrokerMetrics.RebalanceOutcome.STABLE
                         : BrokerMetrics.RebalanceOutcome.RETRYING, durationMs);
                 LOG.info("rebalance ended broker={} epoch={} group={} generation={} outcome={} durationMs={} members={}"
-                        + " partitions={}", brokerId, core.epoch(), group, g.generation(),
-                        g.stable() ? "stable" : "retrying", durationMs, g.members(), g.owners().size());
+                        + " partitions={}", brokerId, core.epoch(), group, generation,
+                        stable ? "stable" : "retrying", durationMs, members, core.ownedPartitionsOf(group));
             }
         }
     }

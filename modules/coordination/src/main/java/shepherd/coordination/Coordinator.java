@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import shepherd.coordination.CoordinatorEffect.CancelAllTimers;
@@ -367,6 +368,25 @@ public final class Coordinator {
     public boolean runningOf(String groupId) {
         GroupState g = groups.get(groupId);
         return g != null && g.run != null;
+    }
+
+    /** {@link GroupView#stable()} of the group (false if there is no such group); copies nothing, as above. */
+    public boolean stableOf(String groupId) {
+        GroupState g = groups.get(groupId);
+        return g != null && g.stable();
+    }
+
+    /** The group's members (empty if there is no such group): a copy of their ids only, not of the group. */
+    public SortedSet<String> membersOf(String groupId) {
+        GroupState g = groups.get(groupId);
+        return g == null ? Collections.emptySortedSet()
+                : Collections.unmodifiableSortedSet(new TreeSet<>(g.members.keySet()));
+    }
+
+    /** How many partitions the group's owners record (0 if there is no such group); copies nothing. */
+    public int ownedPartitionsOf(String groupId) {
+        GroupState g = groups.get(groupId);
+        return g == null ? 0 : g.owners.size();
     }
 
     // ================================================================== election, session, reset

@@ -86,6 +86,22 @@ final class GroupState {
         this.assignor = assignor;
     }
 
+    /**
+     * {@link GroupView#stable()} of this group, without the view's copy of its owners and offsets: every member
+     * connected and started in the current generation, no run in flight and no trigger pending.
+     */
+    boolean stable() {
+        if (run != null || trigger != TriggerState.IDLE) {
+            return false;
+        }
+        for (Member m : members.values()) {
+            if (!m.connected() || m.startedGeneration != generation) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     void queue(ZkOp op) {
         Node key = key(op);
         ZkOp previous = queued.remove(key);

@@ -629,6 +629,24 @@ final class CoordinatorStatefulHarness {
                         + ", the coordinator's mirror " + generation + " " + owners + " " + offsets);
     }
 
+    /**
+     * The core's copy-free questions (what a runtime asks after every event) answer what its {@link GroupView}
+     * says, in every state the actions reach, running or not.
+     */
+    void copyFreeAccessorsAgreeWithTheView() {
+        GroupView v = coordinator.group(GROUP).orElse(null);
+        boolean agree = v == null
+                ? coordinator.generationOf(GROUP) == -1 && !coordinator.runningOf(GROUP)
+                        && !coordinator.stableOf(GROUP) && coordinator.membersOf(GROUP).isEmpty()
+                        && coordinator.ownedPartitionsOf(GROUP) == 0
+                : coordinator.generationOf(GROUP) == v.generation() && coordinator.runningOf(GROUP) == v.running()
+                        && coordinator.stableOf(GROUP) == v.stable() && coordinator.membersOf(GROUP).equals(v.members())
+                        && coordinator.ownedPartitionsOf(GROUP) == v.owners().size();
+        check("copyFreeAccessorsAgreeWithTheView", agree, "generation " + coordinator.generationOf(GROUP)
+                + " running " + coordinator.runningOf(GROUP) + " stable " + coordinator.stableOf(GROUP) + " members "
+                + coordinator.membersOf(GROUP) + " owned " + coordinator.ownedPartitionsOf(GROUP) + ", the view " + v);
+    }
+
     /** Every offset written is the owner's and not below the one before (FencedWrites, D10). */
     void offsetsNeverGoBackwards() {
         check("offsetsNeverGoBackwards", true, "");
@@ -721,6 +739,7 @@ final class CoordinatorStatefulHarness {
     /** Every invariant, in the order the property registers them (for the hand-rolled runs). */
     void checkAll() {
         zookeeperMatchesTheCoordinatorsMirror();
+        copyFreeAccessorsAgreeWithTheView();
         offsetsNeverGoBackwards();
         noTwoConsumersStartedWithTheSamePartitionInOneGeneration();
         startOnlyAfterStopOfTheSameMember();

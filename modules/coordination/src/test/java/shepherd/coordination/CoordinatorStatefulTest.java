@@ -68,6 +68,8 @@ class CoordinatorStatefulTest {
         return chain
                 .withInvariant("zookeeperMatchesTheCoordinatorsMirror",
                         CoordinatorStatefulHarness::zookeeperMatchesTheCoordinatorsMirror)
+                .withInvariant("copyFreeAccessorsAgreeWithTheView",
+                        CoordinatorStatefulHarness::copyFreeAccessorsAgreeWithTheView)
                 .withInvariant("offsetsNeverGoBackwards", CoordinatorStatefulHarness::offsetsNeverGoBackwards)
                 .withInvariant("noTwoConsumersStartedWithTheSamePartitionInOneGeneration",
                         CoordinatorStatefulHarness::noTwoConsumersStartedWithTheSamePartitionInOneGeneration)

@@ -69,4 +69,31 @@ class GroupStateTest {
         assertEquals(10, g.offsetFloor(tp("t", 0)));
         assertEquals(4, g.offsetFloor(tp("t", 1)));
     }
+
+    /**
+     * The copy-free {@link GroupState#stable()} a runtime asks after every run says what the view's does, for every
+     * trigger state and every member connected or not, started in this generation or not (runs in flight are
+     * covered by the stateful properties).
+     */
+    @Test
+    void stableWithoutACopyAgreesWithTheView() {
+        for (TriggerState trigger : TriggerState.values()) {
+            for (int state = 0; state < 16; state++) {
+                GroupState g = new GroupState(G, "range");
+                g.generation = 3;
+                g.trigger = trigger;
+                for (int i = 0; i < 2; i++) {
+                    Member m = new Member("m" + i, CoordinatorDriver.registration("t"));
+                    m.connectionId = (state >> (2 * i) & 1) == 1 ? 10 + i : Member.NO_CONNECTION;
+                    m.startedGeneration = (state >> (2 * i + 1) & 1) == 1 ? 3 : 2;
+                    g.members.put(m.consumerId, m);
+                }
+                assertEquals(GroupView.of(g).stable(), g.stable(), trigger + " " + state);
+                assertEquals(trigger == TriggerState.IDLE && state == 15, g.stable(), trigger + " " + state);
+            }
+            GroupState empty = new GroupState(G, "range");
+            empty.trigger = trigger;
+            assertEquals(GroupView.of(empty).stable(), empty.stable(), "no members, " + trigger);
+        }
+    }
 }
