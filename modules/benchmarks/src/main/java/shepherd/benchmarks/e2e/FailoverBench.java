@@ -37,17 +37,33 @@ public final class FailoverBench {
     public static void main(String[] argv) throws Exception {
         System.setProperty("shepherd.log.level", System.getProperty("shepherd.log.level", "WARN"));
         Report.Args args = new Report.Args(argv);
-        boolean quick = args.flag("quick");
-        int reps = args.integer("reps", quick ? 2 : 10);
-        int groups = args.integer("groups", quick ? 2 : 4);
-        int consumers = args.integer("consumers", 4);
-        int partitions = args.integer("partitions", 64);
-        int sessionTimeoutMs = args.integer("session-timeout-ms", 3_000);
-        int pingIntervalMs = args.integer("ping-interval-ms", 200);
-        int maxPingRetries = args.integer("max-ping-retries", 2);
-        int warmupMs = args.integer("warmup-ms", 1_000);
-        Path out = Path.of(args.string("out", "modules/benchmarks/results"));
-        Report report = new Report("failover", args.commandLine(FailoverBench.class.getName()));
+        int reps;
+        int groups;
+        int consumers;
+        int partitions;
+        int sessionTimeoutMs;
+        int pingIntervalMs;
+        int maxPingRetries;
+        int warmupMs;
+        Path out;
+        String commandLine;
+        try {
+            boolean quick = args.flag("quick");
+            reps = args.integer("reps", quick ? 2 : 10);
+            groups = args.integer("groups", quick ? 2 : 4);
+            consumers = args.integer("consumers", 4);
+            partitions = args.integer("partitions", 64);
+            sessionTimeoutMs = args.integer("session-timeout-ms", 3_000);
+            pingIntervalMs = args.integer("ping-interval-ms", 200);
+            maxPingRetries = args.integer("max-ping-retries", 2);
+            warmupMs = args.integer("warmup-ms", 1_000);
+            out = Path.of(args.string("out", "modules/benchmarks/results"));
+            commandLine = args.commandLine(FailoverBench.class.getName());
+        } catch (IllegalArgumentException e) {
+            Report.exitOnBadOption("FailoverBench", e);
+            return;
+        }
+        Report report = new Report("failover", commandLine);
         run(report, reps, groups, consumers, partitions, sessionTimeoutMs, pingIntervalMs, maxPingRetries, warmupMs);
         report.write(out);
         System.exit(0);

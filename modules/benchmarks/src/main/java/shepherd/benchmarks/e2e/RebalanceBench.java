@@ -33,12 +33,15 @@ import shepherd.coordination.assign.Assignors;
  * <pre>
  * java -cp modules/benchmarks/target/benchmarks.jar shepherd.benchmarks.e2e.RebalanceBench [--quick] [--reps 20] [--warmup 30]
  *      [--consumers 4,16,64] [--partitions 64,1024] [--ping-interval-ms 200] [--max-ping-retries 2]
- *      [--assignor range] [--zookeeper-jvm own] [--out modules/benchmarks/results]
+ *      [--assignor range] [--zookeeper-jvm own] [--zookeeper-fsync on] [--out modules/benchmarks/results]
  * </pre>
  * {@code --zookeeper-jvm own}, the default, runs the ZooKeeper server in a JVM of its own ({@link ChildZooKeeper}):
  * its allocation and its collector's pauses stay out of the JVM of the broker and the consumers, as with the
  * ensemble of a deployment, and the CPU and allocation tables have no ZooKeeper server threads. {@code shared} runs
  * it in this JVM, as every run before that default did (docs/performance.md, "ZooKeeper's JVM").
+ * {@code --zookeeper-fsync off} stops the server forcing its transaction log to disk before it answers a write
+ * ({@code zookeeper.forceSync=no}): its writes are then not durable, so no figure against a target is taken so; it
+ * exists to measure how much of a latency, and of its tail, is the disk's (docs/performance.md).
  * Group size N means N members while the joiner is in: join goes N−1 → N, leave and fail N → N−1.
  */
 public final class RebalanceBench {
@@ -54,8 +57,7 @@ public final class RebalanceBench {
         try {
             options = Options.parse(new Report.Args(argv));
         } catch (IllegalArgumentException e) {
-            System.err.println("RebalanceBench: " + e.getMessage());
-            System.exit(2);
+            Report.exitOnBadOption("RebalanceBench", e);
             return;
         }
         Report report = new Report("rebalance", options.commandLine());
@@ -66,7 +68,8 @@ public final class RebalanceBench {
 
     /** The command line, parsed; a bad value is an {@link IllegalArgumentException} naming its option. */
     record Options(int reps, int warmup, List<Integer> sizes, List<Integer> partitionCounts, int pingIntervalMs,
-                   int maxPingRetries, String assignor, boolean ownZooKeeperJvm, Path out, String commandLine) {
+                   int maxPingRetries, String assignor, boolean ownZooKeeperJvm, boolean zookeeperFsync, Path out,
+                   String commandLine) {
         static Options parse(Report.Args args) {
             boolean quick = args.flag("quick");
             return new Options(args.integer("reps", quick ? 3 : 20), args.integer("warmup", quick ? 3 : 30),
@@ -74,6 +77,7 @@ public final class RebalanceBench {
                     args.integers("partitions", quick ? "64" : "64,1024"), args.integer("ping-interval-ms", 200),
                     args.integer("max-ping-retries", 2), args.string("assignor", Assignors.DEFAULT_NAME),
                     args.choice("zookeeper-jvm", "own", "shared").equals("own"),
+                    args.choice("zookeeper-fsync", "on", "off").equals("on"),
                     Path.of(args.string("out", "modules/benchmarks/results")),
                     args.commandLine(RebalanceBench.class.getName()));
         }
@@ -138,12 +142,19 @@ public final class RebalanceBench {
         LocalCluster.Builder builder = LocalCluster.builder();
         ChildZooKeeper child = null;
         if (o.ownZooKeeperJvm()) {
-            child = ChildZooKeeper.start(builder.embeddedTickMs());
+            child = ChildZooKeeper.start(builder.embeddedTickMs(), o.zookeeperFsync());
             builder.externalZooKeeper(child.connectString());
+        } else if (!o.zookeeperFsync()) {
+            System.setProperty("zookeeper.forceSync", "no"); // read when the embedded server opens its log
+        }
+        String zookeeper = o.ownZooKeeperJvm() ? "ZooKeeper in a JVM of its own (the embedded server)"
+                : "embedded ZooKeeper";
+        if (!o.zookeeperFsync()) {
+            zookeeper += ", its transaction log NOT forced to disk (zookeeper.forceSync=no: writes not durable; only"
+                    + " to tell the disk's share of the latency)";
         }
         try {
-            return run(report, o, builder,
-                    o.ownZooKeeperJvm() ? "ZooKeeper in a JVM of its own (the embedded server)" : "embedded ZooKeeper");
+            return run(report, o, builder, zookeeper);
         } finally {
             if (child != null) {
                 child.close();

@@ -9,8 +9,10 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * What every harness prints and keeps: a header naming the command, the machine and its load, then markdown
@@ -36,10 +38,39 @@ final class Report {
 
     static String machine() {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        return String.format(Locale.ROOT, "%d cores, %.1f GiB RAM, %s %s, Java %s (%s)",
-                Runtime.getRuntime().availableProcessors(), os.getTotalMemorySize() / (double) (1L << 30),
+        return String.format(Locale.ROOT, "%d cores (%s), %.1f GiB RAM, %s %s, Java %s (%s)",
+                Runtime.getRuntime().availableProcessors(), cpuModel(), os.getTotalMemorySize() / (double) (1L << 30),
                 System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"),
                 System.getProperty("java.vm.name"));
+    }
+
+    /**
+     * The processor's model and clock as Linux names them: a shared machine is not always the same hardware from one
+     * day to the next, and two runs compare only on the same one. "unknown" elsewhere.
+     */
+    static String cpuModel() {
+        try {
+            String model = null;
+            String mhz = null;
+            for (String l : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                int colon = l.indexOf(':');
+                if (colon < 0) {
+                    continue;
+                }
+                String key = l.substring(0, colon).trim();
+                if (model == null && key.equals("model name")) {
+                    model = l.substring(colon + 1).trim();
+                } else if (mhz == null && key.equals("cpu MHz")) {
+                    mhz = l.substring(colon + 1).trim();
+                }
+            }
+            if (model == null) {
+                return "unknown";
+            }
+            return mhz == null ? model : model + ", " + Math.round(Double.parseDouble(mhz)) + " MHz";
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     /** The 1, 5 and 15 minute load averages (Linux), so a noisy run says so itself. */
@@ -49,6 +80,12 @@ final class Report {
         } catch (IOException | RuntimeException e) {
             return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         }
+    }
+
+    /** A harness's bad option: its message on standard error, exit code 2, and nothing run. */
+    static void exitOnBadOption(String harness, IllegalArgumentException e) {
+        System.err.println(harness + ": " + e.getMessage());
+        System.exit(2);
     }
 
     void line(String s) {
@@ -121,16 +158,20 @@ final class Report {
     /** {@code --key value} and {@code --flag} arguments, nothing else. */
     static final class Args {
         private final List<String> args;
+        /** Every option a harness has asked for, in the order it asked: what it takes. */
+        private final Set<String> asked = new LinkedHashSet<>();
 
         Args(String[] args) {
             this.args = new ArrayList<>(Arrays.asList(args));
         }
 
         boolean flag(String name) {
+            asked.add("--" + name);
             return args.contains("--" + name);
         }
 
         String string(String name, String dflt) {
+            asked.add("--" + name);
             int i = args.indexOf("--" + name);
             return i >= 0 && i + 1 < args.size() ? args.get(i + 1) : dflt;
         }
@@ -165,7 +206,24 @@ final class Report {
             return Arrays.stream(string(name, dflt).split(",")).map(String::trim).toList();
         }
 
+        /**
+         * The command line, once the harness has read every option it takes: an option it never asked for is an
+         * error naming it and the options there are, since a misspelt one would otherwise run for minutes on its
+         * default and write a result file whose command line says otherwise.
+         */
         String commandLine(String mainClass) {
+            for (int i = 0; i < args.size(); i++) {
+                String a = args.get(i);
+                if (a.startsWith("--") && !asked.contains(a)) {
+                    throw new IllegalArgumentException("unknown option " + a + "; this harness takes "
+                            + String.join(", ", asked));
+                }
+                if (a.startsWith("--") && i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
+                    i++; // its value
+                } else if (!a.startsWith("--")) {
+                    throw new IllegalArgumentException("unexpected argument '" + a + "': options are --name value");
+                }
+            }
             return "java -cp modules/benchmarks/target/benchmarks.jar " + mainClass
                     + (args.isEmpty() ? "" : " " + String.join(" ", args));
         }

@@ -40,18 +40,33 @@ public final class ScaleBench {
     public static void main(String[] argv) throws Exception {
         System.setProperty("shepherd.log.level", System.getProperty("shepherd.log.level", "WARN"));
         Report.Args args = new Report.Args(argv);
-        boolean quick = args.flag("quick");
-        int groups = args.integer("groups", quick ? 50 : 1_000);
-        int perGroup = args.integer("consumers-per-group", 10);
-        int partitions = args.integer("partitions-per-group", 20);
-        int windowS = args.integer("window-s", quick ? 5 : 30);
-        int batchGroups = args.integer("batch-groups", quick ? 10 : 50);
-        int failoverTimeoutS = args.integer("failover-timeout-s", 300);
-        int sessionTimeoutMs = args.integer("session-timeout-ms", 6_000);
+        int groups;
+        int perGroup;
+        int partitions;
+        int windowS;
+        int batchGroups;
+        int failoverTimeoutS;
+        int sessionTimeoutMs;
+        Path out;
+        String commandLine;
+        try {
+            boolean quick = args.flag("quick");
+            groups = args.integer("groups", quick ? 50 : 1_000);
+            perGroup = args.integer("consumers-per-group", 10);
+            partitions = args.integer("partitions-per-group", 20);
+            windowS = args.integer("window-s", quick ? 5 : 30);
+            batchGroups = args.integer("batch-groups", quick ? 10 : 50);
+            failoverTimeoutS = args.integer("failover-timeout-s", 300);
+            sessionTimeoutMs = args.integer("session-timeout-ms", 6_000);
+            out = Path.of(args.string("out", "modules/benchmarks/results"));
+            commandLine = args.commandLine(ScaleBench.class.getName());
+        } catch (IllegalArgumentException e) {
+            Report.exitOnBadOption("ScaleBench", e);
+            return;
+        }
         int pingIntervalMs = 1_000;
         int maxPingRetries = 2;
-        Path out = Path.of(args.string("out", "modules/benchmarks/results"));
-        Report report = new Report("scale", args.commandLine(ScaleBench.class.getName()));
+        Report report = new Report("scale", commandLine);
         run(report, groups, perGroup, partitions, windowS, batchGroups, failoverTimeoutS, sessionTimeoutMs,
                 pingIntervalMs, maxPingRetries);
         report.write(out);

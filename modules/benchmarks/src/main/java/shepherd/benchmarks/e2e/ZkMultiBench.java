@@ -37,9 +37,18 @@ public final class ZkMultiBench {
     public static void main(String[] argv) throws Exception {
         System.setProperty("shepherd.log.level", System.getProperty("shepherd.log.level", "WARN"));
         Report.Args args = new Report.Args(argv);
-        int reps = args.integer("reps", 50);
-        Path out = Path.of(args.string("out", "modules/benchmarks/results"));
-        Report report = new Report("zkmulti", args.commandLine(ZkMultiBench.class.getName()));
+        int reps;
+        Path out;
+        String commandLine;
+        try {
+            reps = args.integer("reps", 50);
+            out = Path.of(args.string("out", "modules/benchmarks/results"));
+            commandLine = args.commandLine(ZkMultiBench.class.getName());
+        } catch (IllegalArgumentException e) {
+            Report.exitOnBadOption("ZkMultiBench", e);
+            return;
+        }
+        Report report = new Report("zkmulti", commandLine);
         report.line("Setup: embedded ZooKeeper (as RebalanceBench: fsync of its transaction log on), one client"
                 + " session, requests sent one at a time; " + reps + " repetitions after " + reps / 5
                 + " warm-up ones.");

@@ -30,6 +30,48 @@ class ReportArgsTest {
     }
 
     @Test
+    void rebalanceBenchKeepsZooKeepersFsyncUnlessToldOtherwise() {
+        assertTrue(RebalanceBench.Options.parse(new Report.Args(new String[0])).zookeeperFsync());
+        assertFalse(RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-fsync", "off"}))
+                .zookeeperFsync());
+        assertEquals("--zookeeper-fsync must be one of on, off, got 'no'", assertThrows(IllegalArgumentException.class,
+                () -> RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-fsync", "no"})))
+                .getMessage());
+    }
+
+    @Test
+    void anOptionNoHarnessAskedForIsAnErrorNamingIt() {
+        Report.Args args = new Report.Args(new String[] {"--quick", "--reps", "3", "--zookeeper-fsnyc", "off"});
+        args.flag("quick");
+        args.integer("reps", 20);
+        args.choice("zookeeper-fsync", "on", "off");
+        assertEquals("unknown option --zookeeper-fsnyc; this harness takes --quick, --reps, --zookeeper-fsync",
+                assertThrows(IllegalArgumentException.class, () -> args.commandLine("X")).getMessage());
+
+        Report.Args stray = new Report.Args(new String[] {"--reps", "3", "4"});
+        stray.integer("reps", 20);
+        assertEquals("unexpected argument '4': options are --name value",
+                assertThrows(IllegalArgumentException.class, () -> stray.commandLine("X")).getMessage());
+
+        Report.Args good = new Report.Args(new String[] {"--quick", "--reps", "3"});
+        good.flag("quick");
+        good.integer("reps", 20);
+        assertEquals("java -cp modules/benchmarks/target/benchmarks.jar X --quick --reps 3", good.commandLine("X"));
+        assertEquals("unknown option --zookeeper-fsnyc; this harness takes --quick, --reps, --warmup, --consumers,"
+                + " --partitions, --ping-interval-ms, --max-ping-retries, --assignor, --zookeeper-jvm,"
+                + " --zookeeper-fsync, --out", assertThrows(IllegalArgumentException.class,
+                        () -> RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-fsnyc", "off"})))
+                .getMessage());
+    }
+
+    @Test
+    void theMachineLineNamesTheProcessor() {
+        String cpu = Report.cpuModel();
+        assertFalse(cpu.isBlank());
+        assertTrue(Report.machine().contains(cpu), Report.machine());
+    }
+
+    @Test
     void integersNameTheirOptionWhenTheyDoNotParse() {
         Report.Args args = new Report.Args(new String[] {"--reps", "twenty", "--consumers", "4,x"});
         assertEquals("--reps takes an integer, got 'twenty'",
