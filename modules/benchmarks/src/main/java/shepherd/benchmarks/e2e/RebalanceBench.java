@@ -87,11 +87,11 @@ public final class RebalanceBench {
     record Row(String kind, int consumers, int partitions, List<Double> latencyMs, List<Double> fromActionMs,
                List<Double> zkWrites, List<Double> zkRequests, int[] extra, List<Double> stopPhaseMs,
                List<Double> writePhaseMs, List<Double> startPhaseMs, ThreadCpu.Totals cpu, ThreadCpu.Totals alloc,
-               int[] irregular, List<Gc.Pauses> gcPauses) {
+               int[] irregular, List<Gc.Pauses> gcPauses, List<Long> jitMs) {
         Row(String kind, int consumers, int partitions) {
             this(kind, consumers, partitions, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
                     new ArrayList<>(), new int[1], new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                    new ThreadCpu.Totals(), new ThreadCpu.Totals(), new int[1], new ArrayList<>());
+                    new ThreadCpu.Totals(), new ThreadCpu.Totals(), new int[1], new ArrayList<>(), new ArrayList<>());
         }
 
         /** The CPU and the allocation of every kind of thread between two snapshots around one repetition. */
@@ -111,10 +111,31 @@ public final class RebalanceBench {
             return out;
         }
 
+        /**
+         * The latencies of the repetitions that neither a GC pause fell into nor a JIT compilation ended in: what
+         * the tail is once the JVM's own work on the two cores is set aside.
+         */
+        List<Double> latencyWithoutGcOrJitMs() {
+            List<Double> out = new ArrayList<>();
+            for (int i = 0; i < latencyMs.size(); i++) {
+                if (gcPauses.get(i).count() == 0 && jitMs.get(i) == 0) {
+                    out.add(latencyMs.get(i));
+                }
+            }
+            return out;
+        }
+
         /** "k (m ms)": how many timed repetitions a GC pause fell into, and those pauses' milliseconds. */
         String gcCell() {
             long hit = gcPauses.stream().filter(p -> p.count() > 0).count();
             long ms = gcPauses.stream().mapToLong(Gc.Pauses::ms).sum();
+            return hit == 0 ? "0" : hit + " (" + ms + " ms)";
+        }
+
+        /** "k (m ms)": how many timed repetitions a JIT compilation ended in, and those compilations' milliseconds. */
+        String jitCell() {
+            long hit = jitMs.stream().filter(ms -> ms > 0).count();
+            long ms = jitMs.stream().mapToLong(Long::longValue).sum();
             return hit == 0 ? "0" : hit + " (" + ms + " ms)";
         }
 
@@ -124,11 +145,12 @@ public final class RebalanceBench {
          * multi, its existence probes, and for a failed member the rest of its lease), Start round.
          */
         void sample(Members members, List<String> ids, long triggerNanos, long actionNanos, Members.Stable after,
-                    Gc.Pauses gc) {
+                    Gc.Pauses gc, long compiledMs) {
             long lastStop = members.lastStopSince(ids, triggerNanos).orElse(triggerNanos);
             long firstStart = members.firstStartedNanos(ids, after);
             latencyMs.add(Report.millis(after.lastStartedNanos() - triggerNanos));
             gcPauses.add(gc);
+            jitMs.add(compiledMs);
             if (actionNanos != Long.MIN_VALUE) {
                 fromActionMs.add(Report.millis(after.lastStartedNanos() - actionNanos));
             }
@@ -206,9 +228,9 @@ public final class RebalanceBench {
                     + ")");
             cells.add(r.extra()[0] + (r.irregular()[0] > 0 ? " (" + r.irregular()[0] + " not timed)" : ""));
             cells.add(r.gcCell());
-            List<Double> calm = r.latencyWithoutGcMs();
-            cells.add(calm.isEmpty() ? "-" : Report.ms(Report.percentile(
-                    calm.stream().mapToDouble(Double::doubleValue).sorted().toArray(), 99)));
+            cells.add(p99(r.latencyWithoutGcMs()));
+            cells.add(r.jitCell());
+            cells.add(p99(r.latencyWithoutGcOrJitMs()));
             cells.add(verdict(r));
             table.add(cells);
             phases.add(List.of(r.kind(), Integer.toString(r.consumers()), Integer.toString(r.partitions()),
@@ -218,7 +240,7 @@ public final class RebalanceBench {
         report.line("");
         report.table(List.of("kind", "consumers", "partitions", "min", "p50", "p99", "max", "n",
                 "p50 from action", "ZK writes p50", "ZK requests p50", "extra generations", "GC pauses in",
-                "p99 without them", "target (DESIGN §9)"),
+                "p99 without them", "JIT compiling in", "p99 without either", "target (DESIGN §9)"),
                 table);
         report.line("\"from action\": from the harness's call (shutdown() / halt()) instead of the trigger. ZK writes:"
                 + " write transactions (each multi is one) from the action until ZooKeeper is quiet again; ZK requests:"
@@ -226,7 +248,11 @@ public final class RebalanceBench {
                 + " generations\": triggers after which the group moved more than one generation. \"GC pauses in\":"
                 + " how many repetitions a garbage collection pause fell into, and those pauses' milliseconds (every"
                 + " thread stops, and this JVM holds every consumer's threads); \"p99 without them\": the p99 of the"
-                + " other repetitions, to tell the collector's share of the tail. The target is judged on all of them.");
+                + " other repetitions, to tell the collector's share of the tail. \"JIT compiling in\": how many"
+                + " repetitions a JIT compilation of this JVM ended in, and the compilations' milliseconds (a compiler"
+                + " thread takes one of the cores meanwhile; the JVM counts a compilation when it ends, so one that"
+                + " straddles two repetitions counts in the second); \"p99 without either\": the p99 of the repetitions"
+                + " with neither. The target is judged on all of them.");
         report.line("");
         report.line("Where the time goes (p50 / p99 of each phase, ms), from the consumers' stamps: Stop round = trigger →"
                 + " last member stopped; owners write = last stopped → first member started (the coordinator's"
@@ -274,6 +300,12 @@ public final class RebalanceBench {
             lines.add(cells);
         }
         report.table(header, lines);
+    }
+
+    /** The p99 of {@code latencies}, or "-" if there are none. */
+    private static String p99(List<Double> latencies) {
+        return latencies.isEmpty() ? "-" : Report.ms(Report.percentile(
+                latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray(), 99));
     }
 
     private static String medianAndP99(List<Double> values) {
@@ -371,13 +403,15 @@ public final class RebalanceBench {
         ZkCounters z0 = quiet.counters();
         ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
         Gc.Pauses gc0 = Gc.sinceStart();
+        long jit0 = Jit.totalMs();
         long t0 = System.nanoTime();
         members.start(group, x, topic);
         Members.Stable after = members.awaitStable(all, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
         Gc.Pauses gc = Gc.sinceStart().minus(gc0);
+        long jit = Jit.totalMs() - jit0;
         join.threads(cpu0, ThreadCpu.snapshot());
         long trigger = Math.min(members.registeredNanos(x), members.firstStopSince(base, t0).orElse(Long.MAX_VALUE));
-        join.sample(members, all, trigger, Long.MIN_VALUE, after, gc);
+        join.sample(members, all, trigger, Long.MIN_VALUE, after, gc, jit);
         join.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
         recordZk(quiet, z0, join);
         awaitRunOver(cluster, group);
@@ -394,14 +428,16 @@ public final class RebalanceBench {
         ZkCounters z0 = quiet.counters();
         ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
         Gc.Pauses gc0 = Gc.sinceStart();
+        long jit0 = Jit.totalMs();
         long t0 = System.nanoTime();
         remove.run();
         Members.Stable after = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
         Gc.Pauses gc = Gc.sinceStart().minus(gc0);
+        long jit = Jit.totalMs() - jit0;
         row.threads(cpu0, ThreadCpu.snapshot());
         OptionalLong stop = members.firstStopSince(base, t0);
         if (stop.isPresent()) {
-            row.sample(members, base, stop.getAsLong(), t0, after, gc);
+            row.sample(members, base, stop.getAsLong(), t0, after, gc, jit);
         } else {
             row.irregular()[0]++; // no member stopped after the action: another run moved the group
         }
