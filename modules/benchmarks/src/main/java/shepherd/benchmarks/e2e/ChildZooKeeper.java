@@ -15,18 +15,24 @@ import shepherd.zookeeper.EmbeddedZooKeeper;
  * A ZooKeeper server in a JVM of its own ({@code RebalanceBench}'s default, {@code --zookeeper-jvm own}): the same
  * {@link EmbeddedZooKeeper} that {@code --zookeeper-jvm shared} runs in the harness's JVM, started from this JVM's class path, so its
  * allocation and its collector's pauses stay out of the JVM that holds the broker and the consumers, as with a
- * ZooKeeper ensemble of one's own. The child prints {@code READY <host:port>} once it serves, and stops when its
- * standard input closes (the parent's {@link #close()}, or the parent's death).
+ * ZooKeeper ensemble of one's own. The child prints {@code READY <host:port>} once it serves, answers each newline on
+ * its standard input with its collector's pauses ({@link #gcPauses()}), and stops when its standard input closes (the
+ * parent's {@link #close()}, or the parent's death).
  */
 final class ChildZooKeeper implements AutoCloseable {
     private static final String READY = "READY ";
     private static final long START_TIMEOUT_S = 60;
 
+    /** The child's answer to a newline on its standard input: {@code GC <pauses> <ms>} so far. */
+    private static final String GC = "GC ";
+
     private final Process process;
+    private final BufferedReader out;
     private final String connectString;
 
-    private ChildZooKeeper(Process process, String connectString) {
+    private ChildZooKeeper(Process process, BufferedReader out, String connectString) {
         this.process = process;
+        this.out = out;
         this.connectString = connectString;
     }
 
@@ -51,7 +57,7 @@ final class ChildZooKeeper implements AutoCloseable {
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.startsWith(READY)) {
-                    return new ChildZooKeeper(p, line.substring(READY.length()).trim());
+                    return new ChildZooKeeper(p, out, line.substring(READY.length()).trim());
                 }
             }
             throw new IllegalStateException("ZooKeeper's JVM exited before it served (exit code "
@@ -69,6 +75,25 @@ final class ChildZooKeeper implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return -1;
+        }
+    }
+
+    /**
+     * The collector's pauses in the child's JVM so far (a young pause there stops the server, and whatever request
+     * it was serving waits): asked over its standard input, answered on its standard output.
+     */
+    synchronized Gc.Pauses gcPauses() {
+        try {
+            process.getOutputStream().write('\n');
+            process.getOutputStream().flush();
+            String line = out.readLine();
+            if (line == null || !line.startsWith(GC)) {
+                throw new IllegalStateException("ZooKeeper's JVM answered '" + line + "' when asked for its pauses");
+            }
+            String[] f = line.substring(GC.length()).trim().split(" ");
+            return new Gc.Pauses(Long.parseLong(f[0]), Long.parseLong(f[1]));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot ask ZooKeeper's JVM for its pauses", e);
         }
     }
 
@@ -104,8 +129,13 @@ final class ChildZooKeeper implements AutoCloseable {
                 tick)) {
             System.out.println(READY + zk.connectString());
             System.out.flush();
-            while (System.in.read() >= 0) {
-                // nothing is sent; end of input is the signal to stop
+            int b;
+            while ((b = System.in.read()) >= 0) {
+                if (b == '\n') { // the parent asks for this JVM's pauses; end of input is the signal to stop
+                    Gc.Pauses p = Gc.sinceStart();
+                    System.out.println(GC + p.count() + " " + p.ms());
+                    System.out.flush();
+                }
             }
         }
         System.exit(0);

@@ -10,6 +10,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import shepherd.cli.local.LocalCluster;
 import shepherd.coordination.GroupView;
 import shepherd.coordination.TriggerState;
@@ -87,11 +88,12 @@ public final class RebalanceBench {
     record Row(String kind, int consumers, int partitions, List<Double> latencyMs, List<Double> fromActionMs,
                List<Double> zkWrites, List<Double> zkRequests, int[] extra, List<Double> stopPhaseMs,
                List<Double> writePhaseMs, List<Double> startPhaseMs, ThreadCpu.Totals cpu, ThreadCpu.Totals alloc,
-               int[] irregular, List<Gc.Pauses> gcPauses, List<Long> jitMs) {
+               int[] irregular, List<Gc.Pauses> gcPauses, List<Long> jitMs, List<Gc.Pauses> zkGcPauses) {
         Row(String kind, int consumers, int partitions) {
             this(kind, consumers, partitions, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
                     new ArrayList<>(), new int[1], new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                    new ThreadCpu.Totals(), new ThreadCpu.Totals(), new int[1], new ArrayList<>(), new ArrayList<>());
+                    new ThreadCpu.Totals(), new ThreadCpu.Totals(), new int[1], new ArrayList<>(), new ArrayList<>(),
+                    new ArrayList<>());
         }
 
         /** The CPU and the allocation of every kind of thread between two snapshots around one repetition. */
@@ -112,13 +114,13 @@ public final class RebalanceBench {
         }
 
         /**
-         * The latencies of the repetitions that neither a GC pause fell into nor a JIT compilation ended in: what
-         * the tail is once the JVM's own work on the two cores is set aside.
+         * The latencies of the repetitions that no GC pause of this JVM or of ZooKeeper's fell into and no JIT
+         * compilation of this JVM ended in: what the tail is once the JVMs' own work is set aside.
          */
-        List<Double> latencyWithoutGcOrJitMs() {
+        List<Double> latencyWithoutJvmWorkMs() {
             List<Double> out = new ArrayList<>();
             for (int i = 0; i < latencyMs.size(); i++) {
-                if (gcPauses.get(i).count() == 0 && jitMs.get(i) == 0) {
+                if (gcPauses.get(i).count() == 0 && jitMs.get(i) == 0 && zkGcPauses.get(i).count() == 0) {
                     out.add(latencyMs.get(i));
                 }
             }
@@ -127,8 +129,17 @@ public final class RebalanceBench {
 
         /** "k (m ms)": how many timed repetitions a GC pause fell into, and those pauses' milliseconds. */
         String gcCell() {
-            long hit = gcPauses.stream().filter(p -> p.count() > 0).count();
-            long ms = gcPauses.stream().mapToLong(Gc.Pauses::ms).sum();
+            return pausesCell(gcPauses);
+        }
+
+        /** The same for the pauses of ZooKeeper's JVM ("-" when it runs in this one, whose pauses are above). */
+        String zkGcCell(boolean ownJvm) {
+            return ownJvm ? pausesCell(zkGcPauses) : "-";
+        }
+
+        private static String pausesCell(List<Gc.Pauses> pauses) {
+            long hit = pauses.stream().filter(p -> p.count() > 0).count();
+            long ms = pauses.stream().mapToLong(Gc.Pauses::ms).sum();
             return hit == 0 ? "0" : hit + " (" + ms + " ms)";
         }
 
@@ -145,12 +156,13 @@ public final class RebalanceBench {
          * multi, its existence probes, and for a failed member the rest of its lease), Start round.
          */
         void sample(Members members, List<String> ids, long triggerNanos, long actionNanos, Members.Stable after,
-                    Gc.Pauses gc, long compiledMs) {
+                    Gc.Pauses gc, long compiledMs, Gc.Pauses zkGc) {
             long lastStop = members.lastStopSince(ids, triggerNanos).orElse(triggerNanos);
             long firstStart = members.firstStartedNanos(ids, after);
             latencyMs.add(Report.millis(after.lastStartedNanos() - triggerNanos));
             gcPauses.add(gc);
             jitMs.add(compiledMs);
+            zkGcPauses.add(zkGc);
             if (actionNanos != Long.MIN_VALUE) {
                 fromActionMs.add(Report.millis(after.lastStartedNanos() - actionNanos));
             }
@@ -175,8 +187,9 @@ public final class RebalanceBench {
             zookeeper += ", its transaction log NOT forced to disk (zookeeper.forceSync=no: writes not durable; only"
                     + " to tell the disk's share of the latency)";
         }
+        Supplier<Gc.Pauses> serverGc = child == null ? () -> new Gc.Pauses(0, 0) : child::gcPauses;
         try {
-            return run(report, o, builder, zookeeper);
+            return run(report, o, builder, zookeeper, serverGc);
         } finally {
             if (child != null) {
                 child.close();
@@ -184,8 +197,8 @@ public final class RebalanceBench {
         }
     }
 
-    private static List<Row> run(Report report, Options o, LocalCluster.Builder builder, String zookeeper)
-            throws Exception {
+    private static List<Row> run(Report report, Options o, LocalCluster.Builder builder, String zookeeper,
+                                 Supplier<Gc.Pauses> serverGc) throws Exception {
         List<Row> rows = new ArrayList<>();
         long[] compilationMs = new long[2]; // while waiting for the compilers to go quiet; while measuring
         // The broker's production rebalance timeouts (Stop 2 s, Start 5 s), not LocalCluster's short test ones: with
@@ -205,7 +218,7 @@ public final class RebalanceBench {
                     (long) o.pingIntervalMs() * (o.maxPingRetries() + 1), o.assignor(), o.reps(), o.warmup(),
                     Math.min(o.warmup(), MEASURED_WARMUP)));
             report.line("");
-            Quiet quiet = new Quiet(zk);
+            Quiet quiet = new Quiet(zk, serverGc);
             for (int partitions : o.partitionCounts()) {
                 cluster.createTopic("t" + partitions, partitions);
             }
@@ -230,7 +243,8 @@ public final class RebalanceBench {
             cells.add(r.gcCell());
             cells.add(p99(r.latencyWithoutGcMs()));
             cells.add(r.jitCell());
-            cells.add(p99(r.latencyWithoutGcOrJitMs()));
+            cells.add(r.zkGcCell(o.ownZooKeeperJvm()));
+            cells.add(p99(r.latencyWithoutJvmWorkMs()));
             cells.add(verdict(r));
             table.add(cells);
             phases.add(List.of(r.kind(), Integer.toString(r.consumers()), Integer.toString(r.partitions()),
@@ -240,7 +254,8 @@ public final class RebalanceBench {
         report.line("");
         report.table(List.of("kind", "consumers", "partitions", "min", "p50", "p99", "max", "n",
                 "p50 from action", "ZK writes p50", "ZK requests p50", "extra generations", "GC pauses in",
-                "p99 without them", "JIT compiling in", "p99 without either", "target (DESIGN §9)"),
+                "p99 without them", "JIT compiling in", "ZooKeeper's GC pauses in", "p99 without any",
+                "target (DESIGN §9)"),
                 table);
         report.line("\"from action\": from the harness's call (shutdown() / halt()) instead of the trigger. ZK writes:"
                 + " write transactions (each multi is one) from the action until ZooKeeper is quiet again; ZK requests:"
@@ -251,8 +266,10 @@ public final class RebalanceBench {
                 + " other repetitions, to tell the collector's share of the tail. \"JIT compiling in\": how many"
                 + " repetitions a JIT compilation of this JVM ended in, and the compilations' milliseconds (a compiler"
                 + " thread takes one of the cores meanwhile; the JVM counts a compilation when it ends, so one that"
-                + " straddles two repetitions counts in the second); \"p99 without either\": the p99 of the repetitions"
-                + " with neither. The target is judged on all of them.");
+                + " straddles two repetitions counts in the second); \"ZooKeeper's GC pauses in\": the same as the first for"
+                + " the collector of ZooKeeper's own JVM (a pause there holds whatever write it was serving); \"p99"
+                + " without any\": the p99 of the repetitions none of the three fell into. The target is judged on all"
+                + " of them.");
         report.line("");
         report.line("Where the time goes (p50 / p99 of each phase, ms), from the consumers' stamps: Stop round = trigger →"
                 + " last member stopped; owners write = last stopped → first member started (the coordinator's"
@@ -402,6 +419,7 @@ public final class RebalanceBench {
         List<String> all = with(base, x);
         ZkCounters z0 = quiet.counters();
         ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
+        Gc.Pauses zkGc0 = quiet.serverGc();
         Gc.Pauses gc0 = Gc.sinceStart();
         long jit0 = Jit.totalMs();
         long t0 = System.nanoTime();
@@ -409,9 +427,10 @@ public final class RebalanceBench {
         Members.Stable after = members.awaitStable(all, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
         Gc.Pauses gc = Gc.sinceStart().minus(gc0);
         long jit = Jit.totalMs() - jit0;
+        Gc.Pauses zkGc = quiet.serverGc().minus(zkGc0);
         join.threads(cpu0, ThreadCpu.snapshot());
         long trigger = Math.min(members.registeredNanos(x), members.firstStopSince(base, t0).orElse(Long.MAX_VALUE));
-        join.sample(members, all, trigger, Long.MIN_VALUE, after, gc, jit);
+        join.sample(members, all, trigger, Long.MIN_VALUE, after, gc, jit, zkGc);
         join.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
         recordZk(quiet, z0, join);
         awaitRunOver(cluster, group);
@@ -427,6 +446,7 @@ public final class RebalanceBench {
                                                   Removal remove) throws Exception {
         ZkCounters z0 = quiet.counters();
         ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
+        Gc.Pauses zkGc0 = quiet.serverGc();
         Gc.Pauses gc0 = Gc.sinceStart();
         long jit0 = Jit.totalMs();
         long t0 = System.nanoTime();
@@ -434,10 +454,11 @@ public final class RebalanceBench {
         Members.Stable after = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
         Gc.Pauses gc = Gc.sinceStart().minus(gc0);
         long jit = Jit.totalMs() - jit0;
+        Gc.Pauses zkGc = quiet.serverGc().minus(zkGc0);
         row.threads(cpu0, ThreadCpu.snapshot());
         OptionalLong stop = members.firstStopSince(base, t0);
         if (stop.isPresent()) {
-            row.sample(members, base, stop.getAsLong(), t0, after, gc, jit);
+            row.sample(members, base, stop.getAsLong(), t0, after, gc, jit, zkGc);
         } else {
             row.irregular()[0]++; // no member stopped after the action: another run moved the group
         }
@@ -518,10 +539,13 @@ public final class RebalanceBench {
         private static final long QUIET_WINDOW_MS = 40;
         private static final long QUIET_MAX_MS = 5_000;
         private final String zk;
+        private final Supplier<Gc.Pauses> serverGc;
         private final long probeCost;
 
-        Quiet(String zk) {
+        /** {@code serverGc}: the pauses of the server's JVM so far, when it is not this one (else none). */
+        Quiet(String zk, Supplier<Gc.Pauses> serverGc) {
             this.zk = zk;
+            this.serverGc = serverGc;
             ZkCounters a = ZkCounters.read(zk);
             ZkCounters b = ZkCounters.read(zk);
             this.probeCost = b.minus(a).packetsReceived(); // what reading the counters itself adds
@@ -533,6 +557,10 @@ public final class RebalanceBench {
 
         ZkCounters counters() {
             return ZkCounters.read(zk);
+        }
+
+        Gc.Pauses serverGc() {
+            return serverGc.get();
         }
 
         void await() throws InterruptedException {
