@@ -36,37 +36,26 @@ public final class FailoverBench {
 
     public static void main(String[] argv) throws Exception {
         System.setProperty("shepherd.log.level", System.getProperty("shepherd.log.level", "WARN"));
-        Report.Args args = new Report.Args(argv);
-        int reps;
-        int groups;
-        int consumers;
-        int partitions;
-        int sessionTimeoutMs;
-        int pingIntervalMs;
-        int maxPingRetries;
-        int warmupMs;
-        Path out;
-        String commandLine;
-        try {
-            boolean quick = args.flag("quick");
-            reps = args.integer("reps", quick ? 2 : 10);
-            groups = args.integer("groups", quick ? 2 : 4);
-            consumers = args.integer("consumers", 4);
-            partitions = args.integer("partitions", 64);
-            sessionTimeoutMs = args.integer("session-timeout-ms", 3_000);
-            pingIntervalMs = args.integer("ping-interval-ms", 200);
-            maxPingRetries = args.integer("max-ping-retries", 2);
-            warmupMs = args.integer("warmup-ms", 1_000);
-            out = Path.of(args.string("out", "modules/benchmarks/results"));
-            commandLine = args.commandLine(FailoverBench.class.getName());
-        } catch (IllegalArgumentException e) {
-            Report.exitOnBadOption("FailoverBench", e);
-            return;
-        }
-        Report report = new Report("failover", commandLine);
-        run(report, reps, groups, consumers, partitions, sessionTimeoutMs, pingIntervalMs, maxPingRetries, warmupMs);
-        report.write(out);
+        Options o = Report.options(FailoverBench.class, argv, Options::parse);
+        Report report = new Report("failover", o.commandLine());
+        run(report, o.reps(), o.groups(), o.consumers(), o.partitions(), o.sessionTimeoutMs(), o.pingIntervalMs(),
+                o.maxPingRetries(), o.warmupMs());
+        report.write(o.out());
         System.exit(0);
+    }
+
+    /** The command line, parsed. */
+    record Options(int reps, int groups, int consumers, int partitions, int sessionTimeoutMs, int pingIntervalMs,
+                   int maxPingRetries, int warmupMs, Path out, String commandLine) {
+        static Options parse(Report.Args args) {
+            boolean quick = args.flag("quick");
+            return new Options(args.integer("reps", quick ? 2 : 10), args.integer("groups", quick ? 2 : 4),
+                    args.integer("consumers", 4), args.integer("partitions", 64),
+                    args.integer("session-timeout-ms", 3_000), args.integer("ping-interval-ms", 200),
+                    args.integer("max-ping-retries", 2), args.integer("warmup-ms", 1_000),
+                    Path.of(args.string("out", "modules/benchmarks/results")),
+                    args.commandLine(FailoverBench.class.getName()));
+        }
     }
 
     static void run(Report report, int reps, int groupCount, int consumers, int partitions, int sessionTimeoutMs,

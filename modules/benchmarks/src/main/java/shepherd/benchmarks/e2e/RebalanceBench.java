@@ -54,13 +54,7 @@ public final class RebalanceBench {
 
     public static void main(String[] argv) throws Exception {
         System.setProperty("shepherd.log.level", System.getProperty("shepherd.log.level", "WARN"));
-        Options options;
-        try {
-            options = Options.parse(new Report.Args(argv));
-        } catch (IllegalArgumentException e) {
-            Report.exitOnBadOption("RebalanceBench", e);
-            return;
-        }
+        Options options = Report.options(RebalanceBench.class, argv, Options::parse);
         Report report = new Report("rebalance", options.commandLine());
         run(report, options);
         report.write(options.out());

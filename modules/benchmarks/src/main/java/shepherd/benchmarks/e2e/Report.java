@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * What every harness prints and keeps: a header naming the command, the machine and its load, then markdown
@@ -82,10 +83,19 @@ final class Report {
         }
     }
 
-    /** A harness's bad option: its message on standard error, exit code 2, and nothing run. */
-    static void exitOnBadOption(String harness, IllegalArgumentException e) {
-        System.err.println(harness + ": " + e.getMessage());
-        System.exit(2);
+    /**
+     * A harness's options, read from {@code argv} by {@code parse} (which ends with {@link Args#commandLine}, so an
+     * option it never asked for is refused). A bad or unknown option ends the JVM: its message on standard error,
+     * exit code 2, and nothing run.
+     */
+    static <T> T options(Class<?> harness, String[] argv, Function<Args, T> parse) {
+        try {
+            return parse.apply(new Args(argv));
+        } catch (IllegalArgumentException e) {
+            System.err.println(harness.getSimpleName() + ": " + e.getMessage());
+            System.exit(2);
+            throw e; // not reached
+        }
     }
 
     void line(String s) {

@@ -34,43 +34,34 @@ import shepherd.zookeeper.EmbeddedZooKeeper;
  */
 public final class ScaleBench {
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+    /** The 1 s pings of DESIGN §9's scale target, and the default retries. */
+    private static final int PING_INTERVAL_MS = 1_000;
+    private static final int MAX_PING_RETRIES = 2;
 
     private ScaleBench() {}
 
     public static void main(String[] argv) throws Exception {
         System.setProperty("shepherd.log.level", System.getProperty("shepherd.log.level", "WARN"));
-        Report.Args args = new Report.Args(argv);
-        int groups;
-        int perGroup;
-        int partitions;
-        int windowS;
-        int batchGroups;
-        int failoverTimeoutS;
-        int sessionTimeoutMs;
-        Path out;
-        String commandLine;
-        try {
-            boolean quick = args.flag("quick");
-            groups = args.integer("groups", quick ? 50 : 1_000);
-            perGroup = args.integer("consumers-per-group", 10);
-            partitions = args.integer("partitions-per-group", 20);
-            windowS = args.integer("window-s", quick ? 5 : 30);
-            batchGroups = args.integer("batch-groups", quick ? 10 : 50);
-            failoverTimeoutS = args.integer("failover-timeout-s", 300);
-            sessionTimeoutMs = args.integer("session-timeout-ms", 6_000);
-            out = Path.of(args.string("out", "modules/benchmarks/results"));
-            commandLine = args.commandLine(ScaleBench.class.getName());
-        } catch (IllegalArgumentException e) {
-            Report.exitOnBadOption("ScaleBench", e);
-            return;
-        }
-        int pingIntervalMs = 1_000;
-        int maxPingRetries = 2;
-        Report report = new Report("scale", commandLine);
-        run(report, groups, perGroup, partitions, windowS, batchGroups, failoverTimeoutS, sessionTimeoutMs,
-                pingIntervalMs, maxPingRetries);
-        report.write(out);
+        Options o = Report.options(ScaleBench.class, argv, Options::parse);
+        Report report = new Report("scale", o.commandLine());
+        run(report, o.groups(), o.perGroup(), o.partitions(), o.windowS(), o.batchGroups(), o.failoverTimeoutS(),
+                o.sessionTimeoutMs(), PING_INTERVAL_MS, MAX_PING_RETRIES);
+        report.write(o.out());
         System.exit(0);
+    }
+
+    /** The command line, parsed. */
+    record Options(int groups, int perGroup, int partitions, int windowS, int batchGroups, int failoverTimeoutS,
+                   int sessionTimeoutMs, Path out, String commandLine) {
+        static Options parse(Report.Args args) {
+            boolean quick = args.flag("quick");
+            return new Options(args.integer("groups", quick ? 50 : 1_000), args.integer("consumers-per-group", 10),
+                    args.integer("partitions-per-group", 20), args.integer("window-s", quick ? 5 : 30),
+                    args.integer("batch-groups", quick ? 10 : 50), args.integer("failover-timeout-s", 300),
+                    args.integer("session-timeout-ms", 6_000),
+                    Path.of(args.string("out", "modules/benchmarks/results")),
+                    args.commandLine(ScaleBench.class.getName()));
+        }
     }
 
     static void run(Report report, int groupCount, int perGroup, int partitions, int windowS, int batchGroups,

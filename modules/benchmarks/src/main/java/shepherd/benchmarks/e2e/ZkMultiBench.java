@@ -34,21 +34,19 @@ public final class ZkMultiBench {
 
     private ZkMultiBench() {}
 
+    /** The command line, parsed. */
+    record Options(int reps, Path out, String commandLine) {
+        static Options parse(Report.Args args) {
+            return new Options(args.integer("reps", 50), Path.of(args.string("out", "modules/benchmarks/results")),
+                    args.commandLine(ZkMultiBench.class.getName()));
+        }
+    }
+
     public static void main(String[] argv) throws Exception {
         System.setProperty("shepherd.log.level", System.getProperty("shepherd.log.level", "WARN"));
-        Report.Args args = new Report.Args(argv);
-        int reps;
-        Path out;
-        String commandLine;
-        try {
-            reps = args.integer("reps", 50);
-            out = Path.of(args.string("out", "modules/benchmarks/results"));
-            commandLine = args.commandLine(ZkMultiBench.class.getName());
-        } catch (IllegalArgumentException e) {
-            Report.exitOnBadOption("ZkMultiBench", e);
-            return;
-        }
-        Report report = new Report("zkmulti", commandLine);
+        Options o = Report.options(ZkMultiBench.class, argv, Options::parse);
+        int reps = o.reps();
+        Report report = new Report("zkmulti", o.commandLine());
         report.line("Setup: embedded ZooKeeper (as RebalanceBench: fsync of its transaction log on), one client"
                 + " session, requests sent one at a time; " + reps + " repetitions after " + reps / 5
                 + " warm-up ones.");
@@ -89,7 +87,7 @@ public final class ZkMultiBench {
         report.line("");
         List<String> header = List.of("request", "min", "p50", "p99", "max", "n");
         report.table(header, rows);
-        report.write(out);
+        report.write(o.out());
         System.exit(0);
     }
 
