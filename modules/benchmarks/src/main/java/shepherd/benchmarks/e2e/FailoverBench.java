@@ -53,8 +53,7 @@ public final class FailoverBench {
                     args.integer("consumers", 4), args.integer("partitions", 64),
                     args.integer("session-timeout-ms", 3_000), args.integer("ping-interval-ms", 200),
                     args.integer("max-ping-retries", 2), args.integer("warmup-ms", 1_000),
-                    Path.of(args.string("out", "modules/benchmarks/results")),
-                    args.commandLine(FailoverBench.class.getName()));
+                    args.out(), args.commandLine(FailoverBench.class.getName()));
         }
     }
 

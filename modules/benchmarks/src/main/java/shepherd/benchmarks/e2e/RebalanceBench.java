@@ -10,6 +10,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 import shepherd.cli.local.LocalCluster;
 import shepherd.coordination.GroupView;
@@ -73,8 +74,7 @@ public final class RebalanceBench {
                     args.integer("max-ping-retries", 2), args.string("assignor", Assignors.DEFAULT_NAME),
                     args.choice("zookeeper-jvm", "own", "shared").equals("own"),
                     args.choice("zookeeper-fsync", "on", "off").equals("on"),
-                    Path.of(args.string("out", "modules/benchmarks/results")),
-                    args.commandLine(RebalanceBench.class.getName()));
+                    args.out(), args.commandLine(RebalanceBench.class.getName()));
         }
     }
 
@@ -98,13 +98,7 @@ public final class RebalanceBench {
 
         /** The latencies of the repetitions no GC pause fell into (a timed repetition has one entry in each). */
         List<Double> latencyWithoutGcMs() {
-            List<Double> out = new ArrayList<>();
-            for (int i = 0; i < latencyMs.size(); i++) {
-                if (gcPauses.get(i).count() == 0) {
-                    out.add(latencyMs.get(i));
-                }
-            }
-            return out;
+            return latencyWhere(i -> gcPauses.get(i).count() == 0);
         }
 
         /**
@@ -112,9 +106,14 @@ public final class RebalanceBench {
          * compilation of this JVM ended in: what the tail is once the JVMs' own work is set aside.
          */
         List<Double> latencyWithoutJvmWorkMs() {
+            return latencyWhere(i -> gcPauses.get(i).count() == 0 && jitMs.get(i) == 0
+                    && zkGcPauses.get(i).count() == 0);
+        }
+
+        private List<Double> latencyWhere(IntPredicate repetition) {
             List<Double> out = new ArrayList<>();
             for (int i = 0; i < latencyMs.size(); i++) {
-                if (gcPauses.get(i).count() == 0 && jitMs.get(i) == 0 && zkGcPauses.get(i).count() == 0) {
+                if (repetition.test(i)) {
                     out.add(latencyMs.get(i));
                 }
             }
@@ -132,16 +131,18 @@ public final class RebalanceBench {
         }
 
         private static String pausesCell(List<Gc.Pauses> pauses) {
-            long hit = pauses.stream().filter(p -> p.count() > 0).count();
-            long ms = pauses.stream().mapToLong(Gc.Pauses::ms).sum();
-            return hit == 0 ? "0" : hit + " (" + ms + " ms)";
+            return hitsCell(pauses.stream().filter(p -> p.count() > 0).count(),
+                    pauses.stream().mapToLong(Gc.Pauses::ms).sum());
         }
 
         /** "k (m ms)": how many timed repetitions a JIT compilation ended in, and those compilations' milliseconds. */
         String jitCell() {
-            long hit = jitMs.stream().filter(ms -> ms > 0).count();
-            long ms = jitMs.stream().mapToLong(Long::longValue).sum();
-            return hit == 0 ? "0" : hit + " (" + ms + " ms)";
+            return hitsCell(jitMs.stream().filter(ms -> ms > 0).count(),
+                    jitMs.stream().mapToLong(Long::longValue).sum());
+        }
+
+        private static String hitsCell(long repetitions, long ms) {
+            return repetitions == 0 ? "0" : repetitions + " (" + ms + " ms)";
         }
 
         /**
@@ -150,13 +151,13 @@ public final class RebalanceBench {
          * multi, its existence probes, and for a failed member the rest of its lease), Start round.
          */
         void sample(Members members, List<String> ids, long triggerNanos, long actionNanos, Members.Stable after,
-                    Gc.Pauses gc, long compiledMs, Gc.Pauses zkGc) {
+                    JvmWork work) {
             long lastStop = members.lastStopSince(ids, triggerNanos).orElse(triggerNanos);
             long firstStart = members.firstStartedNanos(ids, after);
             latencyMs.add(Report.millis(after.lastStartedNanos() - triggerNanos));
-            gcPauses.add(gc);
-            jitMs.add(compiledMs);
-            zkGcPauses.add(zkGc);
+            gcPauses.add(work.gc());
+            jitMs.add(work.jitMs());
+            zkGcPauses.add(work.zkGc());
             if (actionNanos != Long.MIN_VALUE) {
                 fromActionMs.add(Report.millis(after.lastStartedNanos() - actionNanos));
             }
@@ -260,8 +261,8 @@ public final class RebalanceBench {
                 + " other repetitions, to tell the collector's share of the tail. \"JIT compiling in\": how many"
                 + " repetitions a JIT compilation of this JVM ended in, and the compilations' milliseconds (a compiler"
                 + " thread takes one of the cores meanwhile; the JVM counts a compilation when it ends, so one that"
-                + " straddles two repetitions counts in the second); \"ZooKeeper's GC pauses in\": the same as the first for"
-                + " the collector of ZooKeeper's own JVM (a pause there holds whatever write it was serving); \"p99"
+                + " straddles two repetitions counts in the second); \"ZooKeeper's GC pauses in\": the same as the first"
+                + " for the collector of ZooKeeper's own JVM (a pause there holds whatever write it was serving); \"p99"
                 + " without any\": the p99 of the repetitions none of the three fell into. The target is judged on all"
                 + " of them.");
         report.line("");
@@ -413,18 +414,14 @@ public final class RebalanceBench {
         List<String> all = with(base, x);
         ZkCounters z0 = quiet.counters();
         ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
-        Gc.Pauses zkGc0 = quiet.serverGc();
-        Gc.Pauses gc0 = Gc.sinceStart();
-        long jit0 = Jit.totalMs();
+        JvmWork work0 = JvmWork.sinceStart(quiet);
         long t0 = System.nanoTime();
         members.start(group, x, topic);
         Members.Stable after = members.awaitStable(all, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
-        Gc.Pauses gc = Gc.sinceStart().minus(gc0);
-        long jit = Jit.totalMs() - jit0;
-        Gc.Pauses zkGc = quiet.serverGc().minus(zkGc0);
+        JvmWork work = JvmWork.sinceStart(quiet).minus(work0);
         join.threads(cpu0, ThreadCpu.snapshot());
         long trigger = Math.min(members.registeredNanos(x), members.firstStopSince(base, t0).orElse(Long.MAX_VALUE));
-        join.sample(members, all, trigger, Long.MIN_VALUE, after, gc, jit, zkGc);
+        join.sample(members, all, trigger, Long.MIN_VALUE, after, work);
         join.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
         recordZk(quiet, z0, join);
         awaitRunOver(cluster, group);
@@ -440,19 +437,15 @@ public final class RebalanceBench {
                                                   Removal remove) throws Exception {
         ZkCounters z0 = quiet.counters();
         ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
-        Gc.Pauses zkGc0 = quiet.serverGc();
-        Gc.Pauses gc0 = Gc.sinceStart();
-        long jit0 = Jit.totalMs();
+        JvmWork work0 = JvmWork.sinceStart(quiet);
         long t0 = System.nanoTime();
         remove.run();
         Members.Stable after = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
-        Gc.Pauses gc = Gc.sinceStart().minus(gc0);
-        long jit = Jit.totalMs() - jit0;
-        Gc.Pauses zkGc = quiet.serverGc().minus(zkGc0);
+        JvmWork work = JvmWork.sinceStart(quiet).minus(work0);
         row.threads(cpu0, ThreadCpu.snapshot());
         OptionalLong stop = members.firstStopSince(base, t0);
         if (stop.isPresent()) {
-            row.sample(members, base, stop.getAsLong(), t0, after, gc, jit, zkGc);
+            row.sample(members, base, stop.getAsLong(), t0, after, work);
         } else {
             row.irregular()[0]++; // no member stopped after the action: another run moved the group
         }
@@ -460,6 +453,20 @@ public final class RebalanceBench {
         recordZk(quiet, z0, row);
         awaitRunOver(cluster, group);
         return after;
+    }
+
+    /**
+     * The JVMs' own work that can fall into a repetition: this JVM's collector pauses, its JIT compilations (counted
+     * when they end) and the pauses of ZooKeeper's JVM ({@link Quiet#serverGc}); totals, or their growth.
+     */
+    record JvmWork(Gc.Pauses gc, long jitMs, Gc.Pauses zkGc) {
+        static JvmWork sinceStart(Quiet quiet) {
+            return new JvmWork(Gc.sinceStart(), Jit.totalMs(), quiet.serverGc());
+        }
+
+        JvmWork minus(JvmWork before) {
+            return new JvmWork(gc.minus(before.gc), jitMs - before.jitMs, zkGc.minus(before.zkGc));
+        }
     }
 
     /** Removing a member from the group: {@code Members.shutdown} or {@code Members.halt}. */

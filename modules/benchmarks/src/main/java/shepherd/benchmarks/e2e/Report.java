@@ -186,6 +186,11 @@ final class Report {
             return i >= 0 && i + 1 < args.size() ? args.get(i + 1) : dflt;
         }
 
+        /** {@code --out}: the folder the result file goes to, {@code modules/benchmarks/results} by default. */
+        Path out() {
+            return Path.of(string("out", "modules/benchmarks/results"));
+        }
+
         /** One of {@code allowed} (the first is the default), or an error naming the value and the choices. */
         String choice(String name, String... allowed) {
             String v = string(name, allowed[0]);

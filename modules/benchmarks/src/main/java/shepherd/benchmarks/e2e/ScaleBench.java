@@ -58,8 +58,7 @@ public final class ScaleBench {
             return new Options(args.integer("groups", quick ? 50 : 1_000), args.integer("consumers-per-group", 10),
                     args.integer("partitions-per-group", 20), args.integer("window-s", quick ? 5 : 30),
                     args.integer("batch-groups", quick ? 10 : 50), args.integer("failover-timeout-s", 300),
-                    args.integer("session-timeout-ms", 6_000),
-                    Path.of(args.string("out", "modules/benchmarks/results")),
+                    args.integer("session-timeout-ms", 6_000), args.out(),
                     args.commandLine(ScaleBench.class.getName()));
         }
     }

@@ -37,8 +37,7 @@ public final class ZkMultiBench {
     /** The command line, parsed. */
     record Options(int reps, Path out, String commandLine) {
         static Options parse(Report.Args args) {
-            return new Options(args.integer("reps", 50), Path.of(args.string("out", "modules/benchmarks/results")),
-                    args.commandLine(ZkMultiBench.class.getName()));
+            return new Options(args.integer("reps", 50), args.out(), args.commandLine(ZkMultiBench.class.getName()));
         }
     }
 

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A row's tail columns: which repetitions a collector pause (of this JVM or of ZooKeeper's) or a JIT compilation fell
- * into, and the latencies left once they are set aside (how the harness tells the JVM's own work from the product's in a p99).
+ * into, and the latencies left once they are set aside (how the harness tells the JVM's own work from the product's
+ * in a p99).
  */
 class RebalanceRowTest {
 
