@@ -16,15 +16,15 @@ import shepherd.zookeeper.EmbeddedZooKeeper;
  * {@link EmbeddedZooKeeper} that {@code --zookeeper-jvm shared} runs in the harness's JVM, started from this JVM's class path, so its
  * allocation and its collector's pauses stay out of the JVM that holds the broker and the consumers, as with a
  * ZooKeeper ensemble of one's own. The child prints {@code READY <host:port>} once it serves, answers each newline on
- * its standard input with its collector's pauses ({@link #gcPauses()}), and stops when its standard input closes (the
+ * its standard input with its collector's pauses and its compilers' time ({@link #work()}), and stops when its standard input closes (the
  * parent's {@link #close()}, or the parent's death).
  */
 final class ChildZooKeeper implements AutoCloseable {
     private static final String READY = "READY ";
     private static final long START_TIMEOUT_S = 60;
 
-    /** The child's answer to a newline on its standard input: {@code GC <pauses> <ms>} so far. */
-    private static final String GC = "GC ";
+    /** The child's answer to a newline on its standard input: {@code WORK <pauses> <pause-ms> <compile-ms>} so far. */
+    private static final String WORK = "WORK ";
 
     private final Process process;
     private final BufferedReader out;
@@ -78,28 +78,39 @@ final class ChildZooKeeper implements AutoCloseable {
         }
     }
 
+    /** The child JVM's own work so far: its collector's pauses, and its JIT compilers' milliseconds. */
+    record Work(Gc.Pauses gc, long jitMs) {
+        static final Work NONE = new Work(new Gc.Pauses(0, 0), 0);
+    }
+
     /**
-     * The collector's pauses in the child's JVM so far (a young pause there stops the server, and whatever request
-     * it was serving waits): asked over its standard input, answered on its standard output.
+     * The child JVM's own work so far (a young pause there stops the server, and whatever request it was serving
+     * waits; a compilation there takes one of the cores the server's threads need): asked over its standard input,
+     * answered on its standard output.
      */
-    synchronized Gc.Pauses gcPauses() {
+    synchronized Work work() {
         try {
             process.getOutputStream().write('\n');
             process.getOutputStream().flush();
             String line = out.readLine();
-            if (line == null || !line.startsWith(GC)) {
-                throw new IllegalStateException("ZooKeeper's JVM answered '" + line + "' when asked for its pauses");
+            if (line == null || !line.startsWith(WORK)) {
+                throw new IllegalStateException("ZooKeeper's JVM answered '" + line + "' when asked for its work");
             }
-            String[] f = line.substring(GC.length()).trim().split(" ");
-            return new Gc.Pauses(Long.parseLong(f[0]), Long.parseLong(f[1]));
+            String[] f = line.substring(WORK.length()).trim().split(" ");
+            return new Work(new Gc.Pauses(Long.parseLong(f[0]), Long.parseLong(f[1])), Long.parseLong(f[2]));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot ask ZooKeeper's JVM for its pauses", e);
+            throw new UncheckedIOException("cannot ask ZooKeeper's JVM for its work", e);
         }
     }
 
     /** {@code 127.0.0.1:<port>}. */
     String connectString() {
         return connectString;
+    }
+
+    /** The child's process id (its threads' run-queue waits are read from /proc: {@link RunQueue}). */
+    long pid() {
+        return process.pid();
     }
 
     /** Closes the child's standard input (it stops its server and exits), then waits for it; kills it if it hangs. */
@@ -131,9 +142,9 @@ final class ChildZooKeeper implements AutoCloseable {
             System.out.flush();
             int b;
             while ((b = System.in.read()) >= 0) {
-                if (b == '\n') { // the parent asks for this JVM's pauses; end of input is the signal to stop
+                if (b == '\n') { // the parent asks for this JVM's work; end of input is the signal to stop
                     Gc.Pauses p = Gc.sinceStart();
-                    System.out.println(GC + p.count() + " " + p.ms());
+                    System.out.println(WORK + p.count() + " " + p.ms() + " " + Jit.totalMs());
                     System.out.flush();
                 }
             }

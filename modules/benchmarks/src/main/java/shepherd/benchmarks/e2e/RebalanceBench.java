@@ -48,8 +48,13 @@ import shepherd.coordination.assign.Assignors;
  */
 public final class RebalanceBench {
     private static final long STABLE_TIMEOUT_MS = 60_000;
-    /** Warm-up cycles after the {@code --warmup} ones, through the measured path (at most as many as those). */
-    private static final int MEASURED_WARMUP = 30;
+    /**
+     * After the {@code --warmup} cycles, join + leave repetitions through the measured path in batches of this many
+     * (or of {@code --warmup}, if fewer), at most {@code --warmup} of them in all, until a batch in which the
+     * compilers of both JVMs worked at most {@link #QUIET_BATCH_JIT_MS_PER_REP} per repetition.
+     */
+    private static final int WARMUP_BATCH = 20;
+    private static final long QUIET_BATCH_JIT_MS_PER_REP = 1;
 
     private RebalanceBench() {}
 
@@ -82,12 +87,13 @@ public final class RebalanceBench {
     record Row(String kind, int consumers, int partitions, List<Double> latencyMs, List<Double> fromActionMs,
                List<Double> zkWrites, List<Double> zkRequests, int[] extra, List<Double> stopPhaseMs,
                List<Double> writePhaseMs, List<Double> startPhaseMs, ThreadCpu.Totals cpu, ThreadCpu.Totals alloc,
-               int[] irregular, List<Gc.Pauses> gcPauses, List<Long> jitMs, List<Gc.Pauses> zkGcPauses) {
+               int[] irregular, List<Gc.Pauses> gcPauses, List<Long> jitMs, List<Gc.Pauses> zkGcPauses,
+               List<Long> zkJitMs, List<RunQueue.Usage> coreUsage) {
         Row(String kind, int consumers, int partitions) {
             this(kind, consumers, partitions, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
                     new ArrayList<>(), new int[1], new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
                     new ThreadCpu.Totals(), new ThreadCpu.Totals(), new int[1], new ArrayList<>(), new ArrayList<>(),
-                    new ArrayList<>());
+                    new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         }
 
         /** The CPU and the allocation of every kind of thread between two snapshots around one repetition. */
@@ -103,11 +109,11 @@ public final class RebalanceBench {
 
         /**
          * The latencies of the repetitions that no GC pause of this JVM or of ZooKeeper's fell into and no JIT
-         * compilation of this JVM ended in: what the tail is once the JVMs' own work is set aside.
+         * compilation of either JVM ended in: what the tail is once the JVMs' own work is set aside.
          */
         List<Double> latencyWithoutJvmWorkMs() {
             return latencyWhere(i -> gcPauses.get(i).count() == 0 && jitMs.get(i) == 0
-                    && zkGcPauses.get(i).count() == 0);
+                    && zkGcPauses.get(i).count() == 0 && zkJitMs.get(i) == 0);
         }
 
         private List<Double> latencyWhere(IntPredicate repetition) {
@@ -118,6 +124,51 @@ public final class RebalanceBench {
                 }
             }
             return out;
+        }
+
+        /**
+         * Two lines of the cores table: the typical repetitions (latency at or below the p50) and the slowest (at or
+         * above the p95), each with how many, their mean latency, the mean milliseconds each kind of thread waited for
+         * a core and ran in them ("waited / ran"), and the host's steal; none when the kernel's figures could not be
+         * read.
+         */
+        List<List<String>> coreLines() {
+            if (latencyMs.isEmpty() || coreUsage.size() != latencyMs.size() || coreUsage.contains(null)) {
+                return List.of();
+            }
+            double[] sorted = latencyMs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double p50 = Report.percentile(sorted, 50);
+            double p95 = Report.percentile(sorted, 95);
+            return List.of(coreLine("≤ p50", i -> latencyMs.get(i) <= p50),
+                    coreLine("≥ p95", i -> latencyMs.get(i) >= p95));
+        }
+
+        private List<String> coreLine(String which, IntPredicate repetition) {
+            int n = 0;
+            double latency = 0;
+            RunQueue.Kind[] kinds = RunQueue.Kind.values();
+            long[] waited = new long[kinds.length];
+            long[] ran = new long[kinds.length];
+            long stolen = 0;
+            for (int i = 0; i < latencyMs.size(); i++) {
+                if (repetition.test(i)) {
+                    RunQueue.Usage u = coreUsage.get(i);
+                    n++;
+                    latency += latencyMs.get(i);
+                    for (RunQueue.Kind k : kinds) {
+                        waited[k.ordinal()] += u.waitNs(k);
+                        ran[k.ordinal()] += u.cpuNs(k);
+                    }
+                    stolen += u.stealNs();
+                }
+            }
+            List<String> cells = new ArrayList<>(List.of(kind, Integer.toString(consumers),
+                    Integer.toString(partitions), which, Integer.toString(n), Report.ms(latency / n)));
+            for (RunQueue.Kind k : kinds) {
+                cells.add(Report.ms(waited[k.ordinal()] / 1e6 / n) + " / " + Report.ms(ran[k.ordinal()] / 1e6 / n));
+            }
+            cells.add(Report.ms(stolen / 1e6 / n));
+            return cells;
         }
 
         /** "k (m ms)": how many timed repetitions a GC pause fell into, and those pauses' milliseconds. */
@@ -135,10 +186,17 @@ public final class RebalanceBench {
                     pauses.stream().mapToLong(Gc.Pauses::ms).sum());
         }
 
-        /** "k (m ms)": how many timed repetitions a JIT compilation ended in, and those compilations' milliseconds. */
+        /**
+         * "k (m + z ms)": how many timed repetitions a JIT compilation of this JVM or of ZooKeeper's ended in, and
+         * those compilations' milliseconds in this JVM and in ZooKeeper's.
+         */
         String jitCell() {
-            return hitsCell(jitMs.stream().filter(ms -> ms > 0).count(),
-                    jitMs.stream().mapToLong(Long::longValue).sum());
+            long repetitions = 0;
+            for (int i = 0; i < jitMs.size(); i++) {
+                repetitions += jitMs.get(i) > 0 || zkJitMs.get(i) > 0 ? 1 : 0;
+            }
+            return repetitions == 0 ? "0" : repetitions + " (" + jitMs.stream().mapToLong(Long::longValue).sum()
+                    + " + " + zkJitMs.stream().mapToLong(Long::longValue).sum() + " ms)";
         }
 
         private static String hitsCell(long repetitions, long ms) {
@@ -151,13 +209,15 @@ public final class RebalanceBench {
          * multi, its existence probes, and for a failed member the rest of its lease), Start round.
          */
         void sample(Members members, List<String> ids, long triggerNanos, long actionNanos, Members.Stable after,
-                    JvmWork work) {
+                    JvmWork work, RunQueue.Usage cores) {
             long lastStop = members.lastStopSince(ids, triggerNanos).orElse(triggerNanos);
             long firstStart = members.firstStartedNanos(ids, after);
             latencyMs.add(Report.millis(after.lastStartedNanos() - triggerNanos));
             gcPauses.add(work.gc());
             jitMs.add(work.jitMs());
             zkGcPauses.add(work.zkGc());
+            zkJitMs.add(work.zkJitMs());
+            coreUsage.add(cores);
             if (actionNanos != Long.MIN_VALUE) {
                 fromActionMs.add(Report.millis(after.lastStartedNanos() - actionNanos));
             }
@@ -182,9 +242,10 @@ public final class RebalanceBench {
             zookeeper += ", its transaction log NOT forced to disk (zookeeper.forceSync=no: writes not durable; only"
                     + " to tell the disk's share of the latency)";
         }
-        Supplier<Gc.Pauses> serverGc = child == null ? () -> new Gc.Pauses(0, 0) : child::gcPauses;
+        Supplier<ChildZooKeeper.Work> serverWork = child == null ? () -> ChildZooKeeper.Work.NONE : child::work;
+        RunQueue runQueue = new RunQueue(child == null ? -1 : child.pid());
         try {
-            return run(report, o, builder, zookeeper, serverGc);
+            return run(report, o, builder, zookeeper, serverWork, runQueue);
         } finally {
             if (child != null) {
                 child.close();
@@ -193,9 +254,11 @@ public final class RebalanceBench {
     }
 
     private static List<Row> run(Report report, Options o, LocalCluster.Builder builder, String zookeeper,
-                                 Supplier<Gc.Pauses> serverGc) throws Exception {
+                                 Supplier<ChildZooKeeper.Work> serverWork, RunQueue runQueue) throws Exception {
         List<Row> rows = new ArrayList<>();
-        long[] compilationMs = new long[2]; // while waiting for the compilers to go quiet; while measuring
+        // While waiting for the compilers to go quiet; while measuring, this JVM's and ZooKeeper's.
+        long[] compilationMs = new long[3];
+        List<String> warmups = new ArrayList<>();
         // The broker's production rebalance timeouts (Stop 2 s, Start 5 s), not LocalCluster's short test ones: with
         // 256 partitions per consumer a Start starts 256 fetcher threads, which on a loaded 2-core machine can take
         // longer than the test timeout of 1 s, and the group then retries instead of settling.
@@ -207,20 +270,22 @@ public final class RebalanceBench {
                     + " D = 100 ms, lease safety margin 50 ms; Stop and Start timeouts 2 s and 5 s), %s, consumers in this JVM with ping"
                     + " interval %d ms and max_ping_retries %d (lease L = %d ms), %s assignor, %d repetitions, each"
                     + " configuration after %d unmeasured join + leave cycles (JIT warm-up of broker, ZooKeeper and"
-                    + " consumers: a long-running coordinator's steady state), %d more through the measured path (the"
-                    + " harness's counting is code to warm up too), then until the JIT compilers were quiet for 1 s.",
+                    + " consumers: a long-running coordinator's steady state), then through the measured path (the"
+                    + " harness's counting is code to warm up too, and the measured path's pace is not the warm-up's)"
+                    + " in batches of %d, at most %d, until a batch in which the JIT compilers of both JVMs worked at"
+                    + " most %d ms per repetition, then until this JVM's compilers were quiet for 1 s.",
                     cluster.sessionTimeoutMs(), zookeeper, o.pingIntervalMs(), o.maxPingRetries(),
                     (long) o.pingIntervalMs() * (o.maxPingRetries() + 1), o.assignor(), o.reps(), o.warmup(),
-                    Math.min(o.warmup(), MEASURED_WARMUP)));
+                    Math.min(o.warmup(), WARMUP_BATCH), o.warmup(), QUIET_BATCH_JIT_MS_PER_REP));
             report.line("");
-            Quiet quiet = new Quiet(zk, serverGc);
+            Quiet quiet = new Quiet(zk, serverWork, runQueue);
             for (int partitions : o.partitionCounts()) {
                 cluster.createTopic("t" + partitions, partitions);
             }
             for (int partitions : o.partitionCounts()) {
                 for (int n : o.sizes()) {
                     rows.addAll(configuration(cluster, quiet, n, partitions, o.reps(), o.warmup(), o.pingIntervalMs(),
-                            o.maxPingRetries(), compilationMs));
+                            o.maxPingRetries(), compilationMs, warmups));
                 }
             }
         }
@@ -259,9 +324,10 @@ public final class RebalanceBench {
                 + " how many repetitions a garbage collection pause fell into, and those pauses' milliseconds (every"
                 + " thread stops, and this JVM holds every consumer's threads); \"p99 without them\": the p99 of the"
                 + " other repetitions, to tell the collector's share of the tail. \"JIT compiling in\": how many"
-                + " repetitions a JIT compilation of this JVM ended in, and the compilations' milliseconds (a compiler"
-                + " thread takes one of the cores meanwhile; the JVM counts a compilation when it ends, so one that"
-                + " straddles two repetitions counts in the second); \"ZooKeeper's GC pauses in\": the same as the first"
+                + " repetitions a JIT compilation of this JVM or of ZooKeeper's ended in, and the compilations'"
+                + " milliseconds in each (a compiler thread takes one of the cores meanwhile; a JVM counts a"
+                + " compilation when it ends, so one that straddles two repetitions counts in the second, and the"
+                + " cores table below says how long the compiler threads actually ran in each repetition); \"ZooKeeper's GC pauses in\": the same as the first"
                 + " for the collector of ZooKeeper's own JVM (a pause there holds whatever write it was serving); \"p99"
                 + " without any\": the p99 of the repetitions none of the three fell into. The target is judged on all"
                 + " of them.");
@@ -274,6 +340,27 @@ public final class RebalanceBench {
         report.table(List.of("kind", "consumers", "partitions", "Stop round", "owners write", "Start round"),
                 phases);
         report.line("");
+        List<List<String>> coreLines = new ArrayList<>();
+        rows.forEach(r -> coreLines.addAll(r.coreLines()));
+        if (!coreLines.isEmpty()) {
+            report.line("Waiting for a core (mean ms per repetition, from the action until the group was stable"
+                    + " again, \"waited / ran\"): how long the threads of each kind stood runnable in the run queue"
+                    + " without a core, and how long they ran, in the typical repetitions (latency at or below the p50)"
+                    + " and in the slowest (at or above the p95); from Linux's per-thread scheduler statistics of this"
+                    + " JVM and of ZooKeeper's (/proc/<pid>/task/<tid>/schedstat). \"host stole\": the time the host took the machine's virtual cores away meanwhile"
+                    + " (/proc/stat, in 10 ms steps). The waits of threads that stood in line side by side add up, so a"
+                    + " column can exceed the latency; what compares with the latency is how much more the slowest"
+                    + " repetitions waited than the typical ones.");
+            report.line("");
+            List<String> header = new ArrayList<>(List.of("kind", "consumers", "partitions", "repetitions", "n",
+                    "latency"));
+            for (RunQueue.Kind k : RunQueue.Kind.values()) {
+                header.add(k.label());
+            }
+            header.add("host stole");
+            report.table(header, coreLines);
+            report.line("");
+        }
         report.line("CPU per rebalance (mean ms of CPU time per repetition, from the action until the group was"
                 + " stable again, by kind of thread of this JVM: set against the latency and the machine's cores, it"
                 + " says whether a rebalance waits for a core or for a hand-off):");
@@ -285,8 +372,9 @@ public final class RebalanceBench {
         report.line("");
         perKindTable(report, rows, r -> r.alloc().meanMb(), "%.2f");
         report.line(String.format(Locale.ROOT, "JIT compilation: %d ms while the harness waited for the compilers to"
-                + " go quiet before measuring; %d ms during the measured join and leave repetitions.",
-                compilationMs[0], compilationMs[1]));
+                + " go quiet before measuring; during the measured join and leave repetitions, %d ms in this JVM and"
+                + " %d ms in ZooKeeper's. Warm-up through the measured path, join + leave repetitions: %s.",
+                compilationMs[0], compilationMs[1], compilationMs[2], String.join("; ", warmups)));
         return rows;
     }
 
@@ -346,7 +434,8 @@ public final class RebalanceBench {
     }
 
     private static List<Row> configuration(LocalCluster cluster, Quiet quiet, int n, int partitions, int reps,
-                                           int warmup, int pingIntervalMs, int maxPingRetries, long[] compilationMs)
+                                           int warmup, int pingIntervalMs, int maxPingRetries, long[] compilationMs,
+                                           List<String> warmups)
             throws Exception {
         String group = "g" + n + "x" + partitions;
         String topic = "t" + partitions;
@@ -377,17 +466,31 @@ public final class RebalanceBench {
             Row leave = new Row("leave", n, partitions);
             Row fail = new Row("fail", n, partitions);
             quiet.await();
-            for (int i = 0; i < Math.min(warmup, MEASURED_WARMUP); i++) {
-                stable = joinAndLeave(cluster, members, quiet, group, topic, base, "warm-measured-" + i, stable,
-                        new Row("join", n, partitions), new Row("leave", n, partitions));
+            int batch = Math.min(warmup, WARMUP_BATCH);
+            int warmed = 0;
+            JvmWork lastBatch = null;
+            while (warmed == 0 || warmed + batch <= warmup && lastBatch.jitMs() + lastBatch.zkJitMs()
+                    > QUIET_BATCH_JIT_MS_PER_REP * batch) {
+                JvmWork before = JvmWork.sinceStart(quiet);
+                for (int i = 0; i < batch; i++) {
+                    stable = joinAndLeave(cluster, members, quiet, group, topic, base, "warm-measured-" + warmed++,
+                            stable, new Row("join", n, partitions), new Row("leave", n, partitions));
+                }
+                lastBatch = JvmWork.sinceStart(quiet).minus(before);
             }
             compilationMs[0] += Jit.awaitQuiet();
-            System.out.printf(Locale.ROOT, "  %d consumers x %d partitions: warmed up, measuring%n", n, partitions);
-            long compiledBefore = Jit.totalMs();
+            warmups.add(String.format(Locale.ROOT, "%d × %d: %d through the measured path, the last %d of them with %d"
+                    + " ms of compiling in this JVM and %d in ZooKeeper's", n, partitions, warmed, batch,
+                    lastBatch.jitMs(), lastBatch.zkJitMs()));
+            System.out.printf(Locale.ROOT, "  %d consumers x %d partitions: warmed up (%d through the measured path),"
+                    + " measuring%n", n, partitions, warmed);
+            JvmWork measuredBefore = JvmWork.sinceStart(quiet);
             for (int rep = 0; rep < reps; rep++) {
                 stable = joinAndLeave(cluster, members, quiet, group, topic, base, "join-" + rep, stable, join, leave);
             }
-            compilationMs[1] += Jit.totalMs() - compiledBefore;
+            JvmWork measured = JvmWork.sinceStart(quiet).minus(measuredBefore);
+            compilationMs[1] += measured.jitMs();
+            compilationMs[2] += measured.zkJitMs();
             for (int rep = 0; rep < reps; rep++) {
                 String y = "fail-" + rep;
                 stable = joinAndSettle(cluster, members, group, topic, base, y, stable);
@@ -413,6 +516,7 @@ public final class RebalanceBench {
                                                Row join, Row leave) throws Exception {
         List<String> all = with(base, x);
         ZkCounters z0 = quiet.counters();
+        RunQueue.Snapshot queue0 = quiet.runQueue().snapshot();
         ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
         JvmWork work0 = JvmWork.sinceStart(quiet);
         long t0 = System.nanoTime();
@@ -420,8 +524,9 @@ public final class RebalanceBench {
         Members.Stable after = members.awaitStable(all, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
         JvmWork work = JvmWork.sinceStart(quiet).minus(work0);
         join.threads(cpu0, ThreadCpu.snapshot());
+        RunQueue.Usage cores = RunQueue.between(queue0, quiet.runQueue().snapshot());
         long trigger = Math.min(members.registeredNanos(x), members.firstStopSince(base, t0).orElse(Long.MAX_VALUE));
-        join.sample(members, all, trigger, Long.MIN_VALUE, after, work);
+        join.sample(members, all, trigger, Long.MIN_VALUE, after, work, cores);
         join.extra()[0] += after.generation() - stable.generation() > 1 ? 1 : 0;
         recordZk(quiet, z0, join);
         awaitRunOver(cluster, group);
@@ -436,6 +541,7 @@ public final class RebalanceBench {
                                                   List<String> base, Members.Stable stable, Row row,
                                                   Removal remove) throws Exception {
         ZkCounters z0 = quiet.counters();
+        RunQueue.Snapshot queue0 = quiet.runQueue().snapshot();
         ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot();
         JvmWork work0 = JvmWork.sinceStart(quiet);
         long t0 = System.nanoTime();
@@ -443,9 +549,10 @@ public final class RebalanceBench {
         Members.Stable after = members.awaitStable(base, stable.epoch(), stable.generation(), STABLE_TIMEOUT_MS);
         JvmWork work = JvmWork.sinceStart(quiet).minus(work0);
         row.threads(cpu0, ThreadCpu.snapshot());
+        RunQueue.Usage cores = RunQueue.between(queue0, quiet.runQueue().snapshot());
         OptionalLong stop = members.firstStopSince(base, t0);
         if (stop.isPresent()) {
-            row.sample(members, base, stop.getAsLong(), t0, after, work);
+            row.sample(members, base, stop.getAsLong(), t0, after, work, cores);
         } else {
             row.irregular()[0]++; // no member stopped after the action: another run moved the group
         }
@@ -457,15 +564,17 @@ public final class RebalanceBench {
 
     /**
      * The JVMs' own work that can fall into a repetition: this JVM's collector pauses, its JIT compilations (counted
-     * when they end) and the pauses of ZooKeeper's JVM ({@link Quiet#serverGc}); totals, or their growth.
+     * when they end) and the pauses and compilations of ZooKeeper's JVM ({@link Quiet#serverWork}); totals, or their growth.
      */
-    record JvmWork(Gc.Pauses gc, long jitMs, Gc.Pauses zkGc) {
+    record JvmWork(Gc.Pauses gc, long jitMs, Gc.Pauses zkGc, long zkJitMs) {
         static JvmWork sinceStart(Quiet quiet) {
-            return new JvmWork(Gc.sinceStart(), Jit.totalMs(), quiet.serverGc());
+            ChildZooKeeper.Work server = quiet.serverWork();
+            return new JvmWork(Gc.sinceStart(), Jit.totalMs(), server.gc(), server.jitMs());
         }
 
         JvmWork minus(JvmWork before) {
-            return new JvmWork(gc.minus(before.gc), jitMs - before.jitMs, zkGc.minus(before.zkGc));
+            return new JvmWork(gc.minus(before.gc), jitMs - before.jitMs, zkGc.minus(before.zkGc),
+                    zkJitMs - before.zkJitMs);
         }
     }
 
@@ -540,13 +649,19 @@ public final class RebalanceBench {
         private static final long QUIET_WINDOW_MS = 40;
         private static final long QUIET_MAX_MS = 5_000;
         private final String zk;
-        private final Supplier<Gc.Pauses> serverGc;
+        private final Supplier<ChildZooKeeper.Work> serverWork;
+        private final RunQueue runQueue;
         private final long probeCost;
 
-        /** {@code serverGc}: the pauses of the server's JVM so far, when it is not this one (else none). */
-        Quiet(String zk, Supplier<Gc.Pauses> serverGc) {
+        /**
+         * {@code serverWork}: the pauses and compilations of the server's JVM so far, when it is not this one (else
+         * none); {@code
+         * runQueue}: the waits for a core of this JVM's threads and the server's.
+         */
+        Quiet(String zk, Supplier<ChildZooKeeper.Work> serverWork, RunQueue runQueue) {
             this.zk = zk;
-            this.serverGc = serverGc;
+            this.serverWork = serverWork;
+            this.runQueue = runQueue;
             ZkCounters a = ZkCounters.read(zk);
             ZkCounters b = ZkCounters.read(zk);
             this.probeCost = b.minus(a).packetsReceived(); // what reading the counters itself adds
@@ -560,8 +675,12 @@ public final class RebalanceBench {
             return ZkCounters.read(zk);
         }
 
-        Gc.Pauses serverGc() {
-            return serverGc.get();
+        ChildZooKeeper.Work serverWork() {
+            return serverWork.get();
+        }
+
+        RunQueue runQueue() {
+            return runQueue;
         }
 
         void await() throws InterruptedException {

@@ -5,19 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /**
- * The ZooKeeper server in a JVM of its own answers, between two repetitions, how often its collector has paused:
- * the column "ZooKeeper's GC pauses in" is built from these answers.
+ * The ZooKeeper server in a JVM of its own answers, between two repetitions, how often its collector has paused and
+ * how long its compilers have worked: the columns "ZooKeeper's GC pauses in" and "JIT compiling in" are built from
+ * these answers.
  */
 class ChildZooKeeperTest {
 
     @Test
-    void theChildServesAndReportsItsPausesWhenAsked() {
+    void theChildServesAndReportsItsPausesAndCompilationsWhenAsked() {
         try (ChildZooKeeper child = ChildZooKeeper.start(200, true)) {
             assertTrue(child.connectString().startsWith("127.0.0.1:"), child.connectString());
-            Gc.Pauses first = child.gcPauses();
-            Gc.Pauses second = child.gcPauses();
-            assertTrue(first.count() >= 0 && first.ms() >= 0, first.toString());
-            assertTrue(second.count() >= first.count() && second.ms() >= first.ms(), first + " then " + second);
+            ChildZooKeeper.Work first = child.work();
+            ChildZooKeeper.Work second = child.work();
+            assertTrue(first.gc().count() >= 0 && first.gc().ms() >= 0, first.toString());
+            assertTrue(second.gc().count() >= first.gc().count() && second.gc().ms() >= first.gc().ms(),
+                    first + " then " + second);
+            assertTrue(first.jitMs() > 0, "a JVM that started a server has compiled something: " + first);
+            assertTrue(second.jitMs() >= first.jitMs(), first + " then " + second);
             ZkCounters counters = ZkCounters.read(child.connectString()); // it serves: srvr answers
             assertTrue(counters.packetsReceived() >= 0, counters.toString());
         }
