@@ -35,7 +35,8 @@ import shepherd.coordination.assign.Assignors;
  * <pre>
  * java -cp modules/benchmarks/target/benchmarks.jar shepherd.benchmarks.e2e.RebalanceBench [--quick] [--reps 20] [--warmup 30]
  *      [--consumers 4,16,64] [--partitions 64,1024] [--ping-interval-ms 200] [--max-ping-retries 2]
- *      [--assignor range] [--zookeeper-jvm own] [--zookeeper-fsync on] [--out modules/benchmarks/results]
+ *      [--assignor range] [--zookeeper-jvm own] [--zookeeper-fsync on] [--cpu-hogs 0]
+ *      [--out modules/benchmarks/results]
  * </pre>
  * {@code --zookeeper-jvm own}, the default, runs the ZooKeeper server in a JVM of its own ({@link ChildZooKeeper}):
  * its allocation and its collector's pauses stay out of the JVM of the broker and the consumers, as with the
@@ -44,6 +45,8 @@ import shepherd.coordination.assign.Assignors;
  * {@code --zookeeper-fsync off} stops the server forcing its transaction log to disk before it answers a write
  * ({@code zookeeper.forceSync=no}): its writes are then not durable, so no figure against a target is taken so; it
  * exists to measure how much of a latency, and of its tail, is the disk's (docs/performance.md).
+ * {@code --cpu-hogs N} starts N child JVMs that each spin on a core for the whole run ({@link CpuHog}): other
+ * tenants of the machine, on purpose, to tell how a latency holds under load.
  * Group size N means N members while the joiner is in: join goes N−1 → N, leave and fail N → N−1.
  */
 public final class RebalanceBench {
@@ -69,8 +72,15 @@ public final class RebalanceBench {
 
     /** The command line, parsed; a bad value is an {@link IllegalArgumentException} naming its option. */
     record Options(int reps, int warmup, List<Integer> sizes, List<Integer> partitionCounts, int pingIntervalMs,
-                   int maxPingRetries, String assignor, boolean ownZooKeeperJvm, boolean zookeeperFsync, Path out,
+                   int maxPingRetries, String assignor, boolean ownZooKeeperJvm, boolean zookeeperFsync, int cpuHogs,
+                   Path out,
                    String commandLine) {
+        Options {
+            if (cpuHogs < 0) {
+                throw new IllegalArgumentException("--cpu-hogs must be 0 or more, got " + cpuHogs);
+            }
+        }
+
         static Options parse(Report.Args args) {
             boolean quick = args.flag("quick");
             return new Options(args.integer("reps", quick ? 3 : 20), args.integer("warmup", quick ? 3 : 30),
@@ -78,7 +88,7 @@ public final class RebalanceBench {
                     args.integers("partitions", quick ? "64" : "64,1024"), args.integer("ping-interval-ms", 200),
                     args.integer("max-ping-retries", 2), args.string("assignor", Assignors.DEFAULT_NAME),
                     args.choice("zookeeper-jvm", "own", "shared").equals("own"),
-                    args.choice("zookeeper-fsync", "on", "off").equals("on"),
+                    args.choice("zookeeper-fsync", "on", "off").equals("on"), args.integer("cpu-hogs", 0),
                     args.out(), args.commandLine(RebalanceBench.class.getName()));
         }
     }
@@ -242,9 +252,13 @@ public final class RebalanceBench {
             zookeeper += ", its transaction log NOT forced to disk (zookeeper.forceSync=no: writes not durable; only"
                     + " to tell the disk's share of the latency)";
         }
+        if (o.cpuHogs() > 0) {
+            zookeeper += ", and " + o.cpuHogs() + " other process(es) each spinning on a core for the whole run"
+                    + " (--cpu-hogs: other tenants' load, on purpose)";
+        }
         Supplier<ChildZooKeeper.Work> serverWork = child == null ? () -> ChildZooKeeper.Work.NONE : child::work;
         RunQueue runQueue = new RunQueue(child == null ? -1 : child.pid());
-        try {
+        try (CpuHog hogs = CpuHog.start(o.cpuHogs())) {
             return run(report, o, builder, zookeeper, serverWork, runQueue);
         } finally {
             if (child != null) {

@@ -40,6 +40,14 @@ class ReportArgsTest {
     }
 
     @Test
+    void rebalanceBenchLoadsTheMachineOnlyWhenAsked() {
+        assertEquals(0, RebalanceBench.Options.parse(new Report.Args(new String[0])).cpuHogs());
+        assertEquals(2, RebalanceBench.Options.parse(new Report.Args(new String[] {"--cpu-hogs", "2"})).cpuHogs());
+        assertEquals("--cpu-hogs must be 0 or more, got -1", assertThrows(IllegalArgumentException.class,
+                () -> RebalanceBench.Options.parse(new Report.Args(new String[] {"--cpu-hogs", "-1"}))).getMessage());
+    }
+
+    @Test
     void anOptionNoHarnessAskedForIsAnErrorNamingIt() {
         Report.Args args = new Report.Args(new String[] {"--quick", "--reps", "3", "--zookeeper-fsnyc", "off"});
         args.flag("quick");
@@ -59,7 +67,7 @@ class ReportArgsTest {
         assertEquals("java -cp modules/benchmarks/target/benchmarks.jar X --quick --reps 3", good.commandLine("X"));
         assertEquals("unknown option --zookeeper-fsnyc; this harness takes --quick, --reps, --warmup, --consumers,"
                 + " --partitions, --ping-interval-ms, --max-ping-retries, --assignor, --zookeeper-jvm,"
-                + " --zookeeper-fsync, --out", assertThrows(IllegalArgumentException.class,
+                + " --zookeeper-fsync, --cpu-hogs, --out", assertThrows(IllegalArgumentException.class,
                         () -> RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-fsnyc", "off"})))
                 .getMessage());
     }
