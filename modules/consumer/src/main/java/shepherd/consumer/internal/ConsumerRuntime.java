@@ -50,6 +50,7 @@ import shepherd.protocol.PartitionResult;
 import shepherd.protocol.RegisterResponse;
 import shepherd.protocol.Request;
 import shepherd.protocol.Response;
+import shepherd.protocol.StartRequest;
 
 import shepherd.protocol.Subscription;
 import shepherd.transport.Connection;
@@ -693,6 +694,15 @@ public final class ConsumerRuntime {
         return c.getClass().getSimpleName() + (c.getMessage() == null ? "" : ": " + c.getMessage());
     }
 
+    /**
+     * The offsets taken, for a request whose answer carries them (Ping, and Stop); none for a Start, whose answer
+     * carries none: at 64 members a rebalance's Start round would otherwise copy and sort every member's offsets for
+     * nothing (docs/performance.md).
+     */
+    private List<PartitionOffset> takenFor(Request request) {
+        return request instanceof StartRequest ? List.of() : taken.snapshot();
+    }
+
     // ------------------------------------------------------------------ connection handlers
 
     /** A Consult connection: brokers never send requests on it. */
@@ -704,7 +714,7 @@ public final class ConsumerRuntime {
         public void onRequest(Connection connection, int correlationId, Request request) {
             post(() -> {
                 if (connection == current) {
-                    feed(new SessionEvent.RequestReceived(correlationId, request, taken.snapshot()));
+                    feed(new SessionEvent.RequestReceived(correlationId, request, takenFor(request)));
                 }
             });
         }

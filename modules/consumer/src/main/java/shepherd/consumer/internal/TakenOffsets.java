@@ -16,16 +16,22 @@ import shepherd.protocol.PartitionOffset;
 public final class TakenOffsets {
     private record Key(String topic, String partition) {}
 
-    private final Map<Key, Long> next = new ConcurrentHashMap<>();
+    /**
+     * Replaced at every Start, not cleared: a {@link ConcurrentHashMap} never shrinks, so a consumer that once held
+     * 1,024 partitions would walk a table sized for them in every snapshot of its sixteen (one per Ping and Stop)
+     * ever after. Volatile: the network loop replaces it, and the new generation's fetchers and takes begin after.
+     */
+    private volatile Map<Key, Long> next = new ConcurrentHashMap<>();
 
     /** A new generation: exactly its partitions, at their committed offsets (−1: unknown until the reset). */
     void reset(List<PartitionAssignment> assigned) {
-        next.clear();
+        Map<Key, Long> fresh = new ConcurrentHashMap<>(assigned.size());
         for (PartitionAssignment a : assigned) {
             if (a.offset() >= 0) {
-                next.put(new Key(a.topic(), a.partition()), a.offset());
+                fresh.put(new Key(a.topic(), a.partition()), a.offset());
             }
         }
+        next = fresh;
     }
 
     /** A partition without a committed offset now starts at {@code offset} (the reset policy's answer). */
@@ -45,6 +51,7 @@ public final class TakenOffsets {
 
     /** A copy, for a Ping, Stop or Leave response or an OffsetCommit. */
     public List<PartitionOffset> snapshot() {
+        Map<Key, Long> next = this.next;
         List<PartitionOffset> out = new ArrayList<>(next.size());
         next.forEach((k, v) -> out.add(new PartitionOffset(k.topic(), k.partition(), v)));
         out.sort((a, b) -> a.topic().equals(b.topic()) ? a.partition().compareTo(b.partition())

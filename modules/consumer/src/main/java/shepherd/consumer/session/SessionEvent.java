@@ -57,7 +57,8 @@ public sealed interface SessionEvent {
 
     /**
      * The coordinator sent a request (Ping, Stop or Start) on our connection. {@code taken}: the offsets the
-     * application has taken so far (next offset to consume, per partition), for the Ping response.
+     * application has taken so far (next offset to consume, per partition), for the Ping and Stop responses; the
+     * runtime leaves it empty for a Start, whose answer carries none.
      */
     record RequestReceived(int correlationId, Request request, List<PartitionOffset> taken) implements SessionEvent {
         public RequestReceived {
