@@ -116,15 +116,23 @@ final class ChildZooKeeper implements AutoCloseable {
     /** Closes the child's standard input (it stops its server and exits), then waits for it; kills it if it hangs. */
     @Override
     public void close() {
+        endByClosingInput(process);
+    }
+
+    /**
+     * Ends a child JVM of the harness that stops when its standard input closes: closes it, waits up to 10 s, and
+     * kills the child if it has not ended by then (or if it cannot be told).
+     */
+    static void endByClosingInput(Process child) {
         try {
-            process.getOutputStream().close();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+            child.getOutputStream().close();
+            if (!child.waitFor(10, TimeUnit.SECONDS)) {
+                child.destroyForcibly();
             }
         } catch (IOException e) {
-            process.destroyForcibly();
+            child.destroyForcibly();
         } catch (InterruptedException e) {
-            process.destroyForcibly();
+            child.destroyForcibly();
             Thread.currentThread().interrupt();
         }
     }

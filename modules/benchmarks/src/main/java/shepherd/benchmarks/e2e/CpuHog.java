@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Another tenant, made to order: a child JVM whose one thread spins on a core for as long as its parent lives (it
@@ -45,19 +44,7 @@ final class CpuHog implements AutoCloseable {
     /** Closes every child's standard input, which ends it; kills one that does not end within 10 s. */
     @Override
     public void close() {
-        for (Process p : processes) {
-            try {
-                p.getOutputStream().close();
-                if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            } catch (IOException e) {
-                p.destroyForcibly();
-            } catch (InterruptedException e) {
-                p.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
+        processes.forEach(ChildZooKeeper::endByClosingInput);
     }
 
     /** The child: spins until its standard input ends. */
