@@ -21,8 +21,9 @@ import shepherd.coordination.assign.Assignors;
  * Rebalance latency end to end (issue 9, DESIGN §9): a real ZooKeeper server and a real broker on loopback, real
  * consumers in this JVM. For each group size and partition count, a consumer joins, leaves gracefully and fails,
  * {@code --reps} times each, and the harness prints min / p50 / p99 / max of the time from the trigger to the group
- * being stable again, the ZooKeeper operations each one cost, and the CPU each kind of thread of this JVM used
- * ({@link ThreadCpu}).
+ * being stable again, the ZooKeeper operations each one cost, the CPU each kind of thread of this JVM used
+ * ({@link ThreadCpu}), and how long each kind of thread of this JVM and of ZooKeeper's waited for a core in the
+ * slowest repetitions against the typical ones ({@link RunQueue}).
  *
  * <p><b>Trigger</b>: the coordinator's step that accepted a registration or removed a member. That step sends the
  * RegisterResponse (join) and the first Stop of the run in the same breath, so the harness takes the earliest of
