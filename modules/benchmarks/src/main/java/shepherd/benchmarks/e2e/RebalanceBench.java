@@ -98,13 +98,11 @@ public final class RebalanceBench {
     record Row(String kind, int consumers, int partitions, List<Double> latencyMs, List<Double> fromActionMs,
                List<Double> zkWrites, List<Double> zkRequests, int[] extra, List<Double> stopPhaseMs,
                List<Double> writePhaseMs, List<Double> startPhaseMs, ThreadCpu.Totals cpu, ThreadCpu.Totals alloc,
-               int[] irregular, List<Gc.Pauses> gcPauses, List<Long> jitMs, List<Gc.Pauses> zkGcPauses,
-               List<Long> zkJitMs, List<RunQueue.Usage> coreUsage) {
+               int[] irregular, List<JvmWork> work, List<RunQueue.Usage> coreUsage) {
         Row(String kind, int consumers, int partitions) {
             this(kind, consumers, partitions, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
                     new ArrayList<>(), new int[1], new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                    new ThreadCpu.Totals(), new ThreadCpu.Totals(), new int[1], new ArrayList<>(), new ArrayList<>(),
-                    new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+                    new ThreadCpu.Totals(), new ThreadCpu.Totals(), new int[1], new ArrayList<>(), new ArrayList<>());
         }
 
         /** The CPU and the allocation of every kind of thread between two snapshots around one repetition. */
@@ -115,7 +113,7 @@ public final class RebalanceBench {
 
         /** The latencies of the repetitions no GC pause fell into (a timed repetition has one entry in each). */
         List<Double> latencyWithoutGcMs() {
-            return latencyWhere(i -> gcPauses.get(i).count() == 0);
+            return latencyWhere(i -> work.get(i).gc().count() == 0);
         }
 
         /**
@@ -123,8 +121,7 @@ public final class RebalanceBench {
          * compilation of either JVM ended in: what the tail is once the JVMs' own work is set aside.
          */
         List<Double> latencyWithoutJvmWorkMs() {
-            return latencyWhere(i -> gcPauses.get(i).count() == 0 && jitMs.get(i) == 0
-                    && zkGcPauses.get(i).count() == 0 && zkJitMs.get(i) == 0);
+            return latencyWhere(i -> work.get(i).none());
         }
 
         private List<Double> latencyWhere(IntPredicate repetition) {
@@ -147,7 +144,7 @@ public final class RebalanceBench {
             if (latencyMs.isEmpty() || coreUsage.size() != latencyMs.size() || coreUsage.contains(null)) {
                 return List.of();
             }
-            double[] sorted = latencyMs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] sorted = Report.sorted(latencyMs);
             double p50 = Report.percentile(sorted, 50);
             double p95 = Report.percentile(sorted, 95);
             return List.of(coreLine("≤ p50", i -> latencyMs.get(i) <= p50),
@@ -184,17 +181,17 @@ public final class RebalanceBench {
 
         /** "k (m ms)": how many timed repetitions a GC pause fell into, and those pauses' milliseconds. */
         String gcCell() {
-            return pausesCell(gcPauses);
+            return pausesCell(JvmWork::gc);
         }
 
         /** The same for the pauses of ZooKeeper's JVM ("-" when it runs in this one, whose pauses are above). */
         String zkGcCell(boolean ownJvm) {
-            return ownJvm ? pausesCell(zkGcPauses) : "-";
+            return ownJvm ? pausesCell(JvmWork::zkGc) : "-";
         }
 
-        private static String pausesCell(List<Gc.Pauses> pauses) {
-            return hitsCell(pauses.stream().filter(p -> p.count() > 0).count(),
-                    pauses.stream().mapToLong(Gc.Pauses::ms).sum());
+        private String pausesCell(Function<JvmWork, Gc.Pauses> pauses) {
+            return hitsCell(work.stream().map(pauses).filter(p -> p.count() > 0).count(),
+                    work.stream().map(pauses).mapToLong(Gc.Pauses::ms).sum());
         }
 
         /**
@@ -202,12 +199,9 @@ public final class RebalanceBench {
          * those compilations' milliseconds in this JVM and in ZooKeeper's.
          */
         String jitCell() {
-            long repetitions = 0;
-            for (int i = 0; i < jitMs.size(); i++) {
-                repetitions += jitMs.get(i) > 0 || zkJitMs.get(i) > 0 ? 1 : 0;
-            }
-            return repetitions == 0 ? "0" : repetitions + " (" + jitMs.stream().mapToLong(Long::longValue).sum()
-                    + " + " + zkJitMs.stream().mapToLong(Long::longValue).sum() + " ms)";
+            long repetitions = work.stream().filter(w -> w.jitMs() > 0 || w.zkJitMs() > 0).count();
+            return repetitions == 0 ? "0" : repetitions + " (" + work.stream().mapToLong(JvmWork::jitMs).sum()
+                    + " + " + work.stream().mapToLong(JvmWork::zkJitMs).sum() + " ms)";
         }
 
         private static String hitsCell(long repetitions, long ms) {
@@ -224,10 +218,7 @@ public final class RebalanceBench {
             long lastStop = members.lastStopSince(ids, triggerNanos).orElse(triggerNanos);
             long firstStart = members.firstStartedNanos(ids, after);
             latencyMs.add(Report.millis(after.lastStartedNanos() - triggerNanos));
-            gcPauses.add(work.gc());
-            jitMs.add(work.jitMs());
-            zkGcPauses.add(work.zkGc());
-            zkJitMs.add(work.zkJitMs());
+            this.work.add(work);
             coreUsage.add(cores);
             if (actionNanos != Long.MIN_VALUE) {
                 fromActionMs.add(Report.millis(after.lastStartedNanos() - actionNanos));
@@ -247,20 +238,20 @@ public final class RebalanceBench {
         } else if (!o.zookeeperFsync()) {
             System.setProperty("zookeeper.forceSync", "no"); // read when the embedded server opens its log
         }
-        String zookeeper = o.ownZooKeeperJvm() ? "ZooKeeper in a JVM of its own (the embedded server)"
+        String setup = o.ownZooKeeperJvm() ? "ZooKeeper in a JVM of its own (the embedded server)"
                 : "embedded ZooKeeper";
         if (!o.zookeeperFsync()) {
-            zookeeper += ", its transaction log NOT forced to disk (zookeeper.forceSync=no: writes not durable; only"
+            setup += ", its transaction log NOT forced to disk (zookeeper.forceSync=no: writes not durable; only"
                     + " to tell the disk's share of the latency)";
         }
         if (o.cpuHogs() > 0) {
-            zookeeper += ", and " + o.cpuHogs() + " other process(es) each spinning on a core for the whole run"
+            setup += ", and " + o.cpuHogs() + " other process(es) each spinning on a core for the whole run"
                     + " (--cpu-hogs: other tenants' load, on purpose)";
         }
         Supplier<ChildZooKeeper.Work> serverWork = child == null ? () -> ChildZooKeeper.Work.NONE : child::work;
         RunQueue runQueue = new RunQueue(child == null ? -1 : child.pid());
         try (CpuHog hogs = CpuHog.start(o.cpuHogs())) {
-            return run(report, o, builder, zookeeper, serverWork, runQueue);
+            return run(report, o, builder, setup, serverWork, runQueue);
         } finally {
             if (child != null) {
                 child.close();
@@ -268,7 +259,7 @@ public final class RebalanceBench {
         }
     }
 
-    private static List<Row> run(Report report, Options o, LocalCluster.Builder builder, String zookeeper,
+    private static List<Row> run(Report report, Options o, LocalCluster.Builder builder, String setup,
                                  Supplier<ChildZooKeeper.Work> serverWork, RunQueue runQueue) throws Exception {
         List<Row> rows = new ArrayList<>();
         // While waiting for the compilers to go quiet; while measuring, this JVM's and ZooKeeper's.
@@ -289,7 +280,7 @@ public final class RebalanceBench {
                     + " harness's counting is code to warm up too, and the measured path's pace is not the warm-up's)"
                     + " in batches of %d, at most %d, until a batch in which the JIT compilers of both JVMs worked at"
                     + " most %d ms per repetition, then until this JVM's compilers were quiet for 1 s.",
-                    cluster.sessionTimeoutMs(), zookeeper, o.pingIntervalMs(), o.maxPingRetries(),
+                    cluster.sessionTimeoutMs(), setup, o.pingIntervalMs(), o.maxPingRetries(),
                     (long) o.pingIntervalMs() * (o.maxPingRetries() + 1), o.assignor(), o.reps(), o.warmup(),
                     Math.min(o.warmup(), WARMUP_BATCH), o.warmup(), QUIET_BATCH_JIT_MS_PER_REP));
             report.line("");
@@ -420,14 +411,14 @@ public final class RebalanceBench {
     /** The p99 of {@code latencies}, or "-" if there are none. */
     private static String p99(List<Double> latencies) {
         return latencies.isEmpty() ? "-" : Report.ms(Report.percentile(
-                latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray(), 99));
+                Report.sorted(latencies), 99));
     }
 
     private static String medianAndP99(List<Double> values) {
         if (values.isEmpty()) {
             return "-";
         }
-        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] v = Report.sorted(values);
         return Report.ms(Report.percentile(v, 50)) + " / " + Report.ms(Report.percentile(v, 99));
     }
 
@@ -436,7 +427,7 @@ public final class RebalanceBench {
             return "-";
         }
         double p50 = Report.median(r.latencyMs());
-        double[] sorted = r.latencyMs().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] sorted = Report.sorted(r.latencyMs());
         double p99 = sorted.length == 0 ? Double.NaN : Report.percentile(sorted, 99);
         if (r.consumers() == 16 && r.partitions() == 64) {
             boolean ok = p50 <= 5 && p99 <= 20;
@@ -483,16 +474,15 @@ public final class RebalanceBench {
             quiet.await();
             int batch = Math.min(warmup, WARMUP_BATCH);
             int warmed = 0;
-            JvmWork lastBatch = null;
-            while (warmed == 0 || warmed + batch <= warmup && lastBatch.jitMs() + lastBatch.zkJitMs()
-                    > QUIET_BATCH_JIT_MS_PER_REP * batch) {
+            JvmWork lastBatch;
+            do {
                 JvmWork before = JvmWork.sinceStart(quiet);
                 for (int i = 0; i < batch; i++) {
                     stable = joinAndLeave(cluster, members, quiet, group, topic, base, "warm-measured-" + warmed++,
                             stable, new Row("join", n, partitions), new Row("leave", n, partitions));
                 }
                 lastBatch = JvmWork.sinceStart(quiet).minus(before);
-            }
+            } while (warmed + batch <= warmup && lastBatch.compiledMs() > QUIET_BATCH_JIT_MS_PER_REP * batch);
             compilationMs[0] += Jit.awaitQuiet();
             warmups.add(String.format(Locale.ROOT, "%d × %d: %d through the measured path, the last %d of them with %d"
                     + " ms of compiling in this JVM and %d in ZooKeeper's", n, partitions, warmed, batch,
@@ -590,6 +580,16 @@ public final class RebalanceBench {
         JvmWork minus(JvmWork before) {
             return new JvmWork(gc.minus(before.gc), jitMs - before.jitMs, zkGc.minus(before.zkGc),
                     zkJitMs - before.zkJitMs);
+        }
+
+        /** Compilation milliseconds of both JVMs. */
+        long compiledMs() {
+            return jitMs + zkJitMs;
+        }
+
+        /** Of a growth: neither JVM paused nor finished a compilation. */
+        boolean none() {
+            return gc.count() == 0 && jitMs == 0 && zkGc.count() == 0 && zkJitMs == 0;
         }
     }
 

@@ -132,9 +132,14 @@ final class Report {
         if (values.isEmpty()) {
             return List.of("-", "-", "-", "-", "0");
         }
-        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] v = sorted(values);
         return List.of(ms(v[0]), ms(percentile(v, 50)), ms(percentile(v, 99)), ms(v[v.length - 1]),
                 Integer.toString(v.length));
+    }
+
+    /** {@code values} in ascending order, for {@link #percentile}. */
+    static double[] sorted(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
     }
 
     static double percentile(double[] sorted, double p) {
@@ -143,7 +148,7 @@ final class Report {
     }
 
     static double median(List<Double> values) {
-        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] v = sorted(values);
         return v.length == 0 ? Double.NaN : percentile(v, 50);
     }
 

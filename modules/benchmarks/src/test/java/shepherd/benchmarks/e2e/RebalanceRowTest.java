@@ -97,9 +97,7 @@ class RebalanceRowTest {
     private static void add(RebalanceBench.Row row, double latencyMs, int pauses, long compiledMs, int zkPauses,
                             long zkCompiledMs) {
         row.latencyMs().add(latencyMs);
-        row.gcPauses().add(new Gc.Pauses(pauses, 10L * pauses));
-        row.jitMs().add(compiledMs);
-        row.zkGcPauses().add(new Gc.Pauses(zkPauses, 10L * zkPauses));
-        row.zkJitMs().add(zkCompiledMs);
+        row.work().add(new RebalanceBench.JvmWork(new Gc.Pauses(pauses, 10L * pauses), compiledMs,
+                new Gc.Pauses(zkPauses, 10L * zkPauses), zkCompiledMs));
     }
 }
