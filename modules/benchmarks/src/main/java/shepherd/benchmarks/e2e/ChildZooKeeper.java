@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import shepherd.zookeeper.EmbeddedZooKeeper;
@@ -15,12 +16,17 @@ import shepherd.zookeeper.EmbeddedZooKeeper;
  * A ZooKeeper server in a JVM of its own ({@code RebalanceBench}'s default, {@code --zookeeper-jvm own}): the same
  * {@link EmbeddedZooKeeper} that {@code --zookeeper-jvm shared} runs in the harness's JVM, started from this JVM's class path, so its
  * allocation and its collector's pauses stay out of the JVM that holds the broker and the consumers, as with a
- * ZooKeeper ensemble of one's own. The child prints {@code READY <host:port>} once it serves, answers each newline on
- * its standard input with its collector's pauses and its compilers' time ({@link #work()}), and stops when its standard input closes (the
- * parent's {@link #close()}, or the parent's death).
+ * ZooKeeper ensemble of one's own. The child prints {@code COLLECTOR <names>} (its garbage collector, as its
+ * management beans name it) and then {@code READY <host:port>} once it serves, answers each newline on its standard
+ * input with its collector's pauses and its compilers' time ({@link #work()}), and stops when its standard input
+ * closes (the parent's {@link #close()}, or the parent's death).
+ *
+ * <p>It runs on the JVM's defaults unless it is given JVM options: how a ZooKeeper JVM is tuned is its operator's
+ * choice, and a harness that tuned it silently would report the tuning as Shepherd's (docs/performance.md).
  */
 final class ChildZooKeeper implements AutoCloseable {
     private static final String READY = "READY ";
+    private static final String COLLECTOR = "COLLECTOR ";
     private static final long START_TIMEOUT_S = 60;
 
     /** The child's answer to a newline on its standard input: {@code WORK <pauses> <pause-ms> <compile-ms>} so far. */
@@ -29,23 +35,30 @@ final class ChildZooKeeper implements AutoCloseable {
     private final Process process;
     private final BufferedReader out;
     private final String connectString;
+    private final String collector;
 
-    private ChildZooKeeper(Process process, BufferedReader out, String connectString) {
+    private ChildZooKeeper(Process process, BufferedReader out, String connectString, String collector) {
         this.process = process;
         this.out = out;
         this.connectString = connectString;
+        this.collector = collector;
     }
 
     /**
      * Starts the child with ZooKeeper's {@code tickTimeMs} and waits until it serves. Without {@code fsync} its
      * transaction log is written but not forced to disk ({@code zookeeper.forceSync=no}): writes are then not
      * durable, which only an experiment that wants the disk's share of a latency should ask for.
+     *
+     * @param jvmOptions options for the child's JVM (a collector, a heap size), before the harness's own; none for
+     *                   the JVM's defaults
      */
-    static ChildZooKeeper start(int tickTimeMs, boolean fsync) {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dshepherd.log.level=WARN", "-Dzookeeper.forceSync=" + (fsync ? "yes" : "no"),
+    static ChildZooKeeper start(int tickTimeMs, boolean fsync, List<String> jvmOptions) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-Dshepherd.log.level=WARN", "-Dzookeeper.forceSync=" + (fsync ? "yes" : "no"),
                 "-cp", System.getProperty("java.class.path"), ChildZooKeeper.class.getName(),
-                Integer.toString(tickTimeMs));
+                Integer.toString(tickTimeMs)));
         Process p;
         try {
             p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -55,9 +68,12 @@ final class ChildZooKeeper implements AutoCloseable {
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             String line;
+            String collector = "unknown";
             while ((line = out.readLine()) != null) {
-                if (line.startsWith(READY)) {
-                    return new ChildZooKeeper(p, out, line.substring(READY.length()).trim());
+                if (line.startsWith(COLLECTOR)) {
+                    collector = line.substring(COLLECTOR.length()).trim();
+                } else if (line.startsWith(READY)) {
+                    return new ChildZooKeeper(p, out, line.substring(READY.length()).trim(), collector);
                 }
             }
             throw new IllegalStateException("ZooKeeper's JVM exited before it served (exit code "
@@ -108,6 +124,11 @@ final class ChildZooKeeper implements AutoCloseable {
         return connectString;
     }
 
+    /** The child's garbage collector, as its management beans name it ({@link Gc#collector()}). */
+    String collector() {
+        return collector;
+    }
+
     /** The child's process id (its threads' run-queue waits are read from /proc: {@link RunQueue}). */
     long pid() {
         return process.pid();
@@ -146,6 +167,7 @@ final class ChildZooKeeper implements AutoCloseable {
         int tick = Integer.parseInt(argv[0]);
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(Files.createTempDirectory("shepherd-bench-zk-"), true,
                 tick)) {
+            System.out.println(COLLECTOR + Gc.collector());
             System.out.println(READY + zk.connectString());
             System.out.flush();
             int b;

@@ -3,6 +3,7 @@ package shepherd.benchmarks.e2e;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The garbage collector's pauses in this JVM, seen from the harness: a young collection stops every thread, and in
@@ -28,6 +29,15 @@ final class Gc {
 
     static boolean isPause(String collectorName) {
         return !collectorName.contains("Concurrent") && !collectorName.endsWith("Cycles");
+    }
+
+    /**
+     * This JVM's garbage collector, as its management beans name it ("G1 Young Generation, G1 Old Generation", "ZGC
+     * Cycles, ZGC Pauses"): result files name it, since a pause column means nothing without it.
+     */
+    static String collector() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName)
+                .filter(n -> !n.contains("Concurrent")).collect(Collectors.joining(", "));
     }
 
     static Pauses sinceStart() {

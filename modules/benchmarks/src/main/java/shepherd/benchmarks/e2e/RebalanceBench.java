@@ -2,6 +2,7 @@ package shepherd.benchmarks.e2e;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,13 +37,17 @@ import shepherd.coordination.assign.Assignors;
  * <pre>
  * java -cp modules/benchmarks/target/benchmarks.jar shepherd.benchmarks.e2e.RebalanceBench [--quick] [--reps 20] [--warmup 30]
  *      [--consumers 4,16,64] [--partitions 64,1024] [--ping-interval-ms 200] [--max-ping-retries 2]
- *      [--assignor range] [--zookeeper-jvm own] [--zookeeper-fsync on] [--cpu-hogs 0]
- *      [--out modules/benchmarks/results]
+ *      [--assignor range] [--zookeeper-jvm own] [--zookeeper-jvm-options '-XX:+UseZGC ...'] [--zookeeper-fsync on]
+ *      [--cpu-hogs 0] [--out modules/benchmarks/results]
  * </pre>
  * {@code --zookeeper-jvm own}, the default, runs the ZooKeeper server in a JVM of its own ({@link ChildZooKeeper}):
  * its allocation and its collector's pauses stay out of the JVM of the broker and the consumers, as with the
  * ensemble of a deployment, and the CPU and allocation tables have no ZooKeeper server threads. {@code shared} runs
  * it in this JVM, as every run before that default did (docs/performance.md, "ZooKeeper's JVM").
+ * {@code --zookeeper-jvm-options} gives that JVM options, separated by blanks (none by default: the JVM's own
+ * defaults); the Setup line names them and the collector they gave it. How a ZooKeeper JVM is tuned is its
+ * operator's choice, so a figure against a target is taken on the defaults; the option exists to measure what a
+ * tuning does (docs/operations.md, "ZooKeeper's memory").
  * {@code --zookeeper-fsync off} stops the server forcing its transaction log to disk before it answers a write
  * ({@code zookeeper.forceSync=no}): its writes are then not durable, so no figure against a target is taken so; it
  * exists to measure how much of a latency, and of its tail, is the disk's (docs/performance.md).
@@ -73,12 +78,21 @@ public final class RebalanceBench {
 
     /** The command line, parsed; a bad value is an {@link IllegalArgumentException} naming its option. */
     record Options(int reps, int warmup, List<Integer> sizes, List<Integer> partitionCounts, int pingIntervalMs,
-                   int maxPingRetries, String assignor, boolean ownZooKeeperJvm, boolean zookeeperFsync, int cpuHogs,
-                   Path out,
-                   String commandLine) {
+                   int maxPingRetries, String assignor, boolean ownZooKeeperJvm, List<String> zookeeperJvmOptions,
+                   boolean zookeeperFsync, int cpuHogs, Path out, String commandLine) {
         Options {
             if (cpuHogs < 0) {
                 throw new IllegalArgumentException("--cpu-hogs must be 0 or more, got " + cpuHogs);
+            }
+            for (String option : zookeeperJvmOptions) {
+                if (!option.startsWith("-")) {
+                    throw new IllegalArgumentException("--zookeeper-jvm-options takes JVM options, each beginning"
+                            + " with '-', got '" + option + "'");
+                }
+            }
+            if (!zookeeperJvmOptions.isEmpty() && !ownZooKeeperJvm) {
+                throw new IllegalArgumentException("--zookeeper-jvm-options needs ZooKeeper in a JVM of its own"
+                        + " (--zookeeper-jvm own); with --zookeeper-jvm shared, give this JVM the options");
             }
         }
 
@@ -89,6 +103,8 @@ public final class RebalanceBench {
                     args.integers("partitions", quick ? "64" : "64,1024"), args.integer("ping-interval-ms", 200),
                     args.integer("max-ping-retries", 2), args.string("assignor", Assignors.DEFAULT_NAME),
                     args.choice("zookeeper-jvm", "own", "shared").equals("own"),
+                    Arrays.stream(args.string("zookeeper-jvm-options", "").trim().split("\\s+"))
+                            .filter(option -> !option.isEmpty()).toList(),
                     args.choice("zookeeper-fsync", "on", "off").equals("on"), args.integer("cpu-hogs", 0),
                     args.out(), args.commandLine(RebalanceBench.class.getName()));
         }
@@ -233,12 +249,15 @@ public final class RebalanceBench {
         LocalCluster.Builder builder = LocalCluster.builder();
         ChildZooKeeper child = null;
         if (o.ownZooKeeperJvm()) {
-            child = ChildZooKeeper.start(builder.embeddedTickMs(), o.zookeeperFsync());
+            child = ChildZooKeeper.start(builder.embeddedTickMs(), o.zookeeperFsync(), o.zookeeperJvmOptions());
             builder.externalZooKeeper(child.connectString());
         } else if (!o.zookeeperFsync()) {
             System.setProperty("zookeeper.forceSync", "no"); // read when the embedded server opens its log
         }
-        String setup = o.ownZooKeeperJvm() ? "ZooKeeper in a JVM of its own (the embedded server)"
+        String setup = child != null ? "ZooKeeper in a JVM of its own (the embedded server; "
+                + (o.zookeeperJvmOptions().isEmpty() ? "the JVM's default options"
+                        : "JVM options " + String.join(" ", o.zookeeperJvmOptions()))
+                + "; collector: " + child.collector() + ")"
                 : "embedded ZooKeeper";
         if (!o.zookeeperFsync()) {
             setup += ", its transaction log NOT forced to disk (zookeeper.forceSync=no: writes not durable; only"

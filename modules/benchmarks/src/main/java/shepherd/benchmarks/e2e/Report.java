@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * What every harness prints and keeps: a header naming the command, the machine and its load, then markdown
@@ -39,10 +40,10 @@ final class Report {
 
     static String machine() {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        return String.format(Locale.ROOT, "%d cores (%s), %.1f GiB RAM, %s %s, Java %s (%s)",
+        return String.format(Locale.ROOT, "%d cores (%s), %.1f GiB RAM, %s %s, Java %s (%s; collector: %s)",
                 Runtime.getRuntime().availableProcessors(), cpuModel(), os.getTotalMemorySize() / (double) (1L << 30),
                 System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"),
-                System.getProperty("java.vm.name"));
+                System.getProperty("java.vm.name"), Gc.collector());
     }
 
     /**
@@ -245,7 +246,12 @@ final class Report {
                 }
             }
             return "java -cp modules/benchmarks/target/benchmarks.jar " + mainClass
-                    + (args.isEmpty() ? "" : " " + String.join(" ", args));
+                    + args.stream().map(Args::quoted).map(a -> " " + a).collect(Collectors.joining());
+        }
+
+        /** A value with blanks in single quotes, so that the command line can be pasted back into a shell. */
+        private static String quoted(String arg) {
+            return arg.chars().anyMatch(Character::isWhitespace) ? "'" + arg + "'" : arg;
         }
     }
 }

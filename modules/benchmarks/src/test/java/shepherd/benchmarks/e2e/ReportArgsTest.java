@@ -48,6 +48,24 @@ class ReportArgsTest {
     }
 
     @Test
+    void rebalanceBenchGivesZooKeepersJvmOptionsOnlyWhenAskedAndOnlyToAJvmOfItsOwn() {
+        assertEquals(List.of(), RebalanceBench.Options.parse(new Report.Args(new String[0])).zookeeperJvmOptions());
+        Report.Args args = new Report.Args(new String[] {"--zookeeper-jvm-options", " -XX:+UseZGC  -Xmx1g "});
+        RebalanceBench.Options o = RebalanceBench.Options.parse(args);
+        assertEquals(List.of("-XX:+UseZGC", "-Xmx1g"), o.zookeeperJvmOptions());
+        assertEquals("java -cp modules/benchmarks/target/benchmarks.jar " + RebalanceBench.class.getName()
+                + " --zookeeper-jvm-options ' -XX:+UseZGC  -Xmx1g '", o.commandLine(),
+                "a value with blanks is quoted, so the recorded command can be pasted back");
+        assertEquals("--zookeeper-jvm-options takes JVM options, each beginning with '-', got 'UseZGC'",
+                assertThrows(IllegalArgumentException.class, () -> RebalanceBench.Options.parse(new Report.Args(
+                        new String[] {"--zookeeper-jvm-options", "-Xmx1g UseZGC"}))).getMessage());
+        assertEquals("--zookeeper-jvm-options needs ZooKeeper in a JVM of its own (--zookeeper-jvm own); with"
+                + " --zookeeper-jvm shared, give this JVM the options", assertThrows(IllegalArgumentException.class,
+                        () -> RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-jvm", "shared",
+                                "--zookeeper-jvm-options", "-XX:+UseZGC"}))).getMessage());
+    }
+
+    @Test
     void anOptionNoHarnessAskedForIsAnErrorNamingIt() {
         Report.Args args = new Report.Args(new String[] {"--quick", "--reps", "3", "--zookeeper-fsnyc", "off"});
         args.flag("quick");
@@ -67,7 +85,7 @@ class ReportArgsTest {
         assertEquals("java -cp modules/benchmarks/target/benchmarks.jar X --quick --reps 3", good.commandLine("X"));
         assertEquals("unknown option --zookeeper-fsnyc; this harness takes --quick, --reps, --warmup, --consumers,"
                 + " --partitions, --ping-interval-ms, --max-ping-retries, --assignor, --zookeeper-jvm,"
-                + " --zookeeper-fsync, --cpu-hogs, --out", assertThrows(IllegalArgumentException.class,
+                + " --zookeeper-jvm-options, --zookeeper-fsync, --cpu-hogs, --out", assertThrows(IllegalArgumentException.class,
                         () -> RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-fsnyc", "off"})))
                 .getMessage());
     }
@@ -77,6 +95,7 @@ class ReportArgsTest {
         String cpu = Report.cpuModel();
         assertFalse(cpu.isBlank());
         assertTrue(Report.machine().contains(cpu), Report.machine());
+        assertTrue(Report.machine().contains("collector: " + Gc.collector()), Report.machine());
     }
 
     @Test
