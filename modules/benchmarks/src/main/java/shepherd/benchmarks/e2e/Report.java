@@ -245,8 +245,21 @@ final class Report {
                     throw new IllegalArgumentException("unexpected argument '" + a + "': options are --name value");
                 }
             }
-            return "java -cp modules/benchmarks/target/benchmarks.jar " + mainClass
+            return "java" + jvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()).stream()
+                    .map(o -> " " + o).collect(Collectors.joining())
+                    + " -cp modules/benchmarks/target/benchmarks.jar " + mainClass
                     + args.stream().map(Args::quoted).map(a -> " " + a).collect(Collectors.joining());
+        }
+
+        /**
+         * The options of this JVM that change what it measures (a collector, a heap size: {@code -XX:} and
+         * {@code -Xm..} / {@code -Xs..}), so that the recorded command runs the same JVM; not those naming a file of
+         * this machine (a log, an agent), which would not run elsewhere.
+         */
+        static List<String> jvmOptions(List<String> inputArguments) {
+            return inputArguments.stream()
+                    .filter(o -> o.startsWith("-XX:") || o.startsWith("-Xm") || o.startsWith("-Xs"))
+                    .filter(o -> !o.contains("/") && !o.contains("\\")).toList();
         }
 
         /** A value with blanks in single quotes, so that the command line can be pasted back into a shell. */

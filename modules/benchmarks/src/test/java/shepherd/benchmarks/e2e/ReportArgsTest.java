@@ -53,7 +53,7 @@ class ReportArgsTest {
         Report.Args args = new Report.Args(new String[] {"--zookeeper-jvm-options", " -XX:+UseZGC  -Xmx1g "});
         RebalanceBench.Options o = RebalanceBench.Options.parse(args);
         assertEquals(List.of("-XX:+UseZGC", "-Xmx1g"), o.zookeeperJvmOptions());
-        assertEquals("java -cp modules/benchmarks/target/benchmarks.jar " + RebalanceBench.class.getName()
+        assertEquals(java() + " -cp modules/benchmarks/target/benchmarks.jar " + RebalanceBench.class.getName()
                 + " --zookeeper-jvm-options ' -XX:+UseZGC  -Xmx1g '", o.commandLine(),
                 "a value with blanks is quoted, so the recorded command can be pasted back");
         assertEquals("--zookeeper-jvm-options takes JVM options, each beginning with '-', got 'UseZGC'",
@@ -82,12 +82,27 @@ class ReportArgsTest {
         Report.Args good = new Report.Args(new String[] {"--quick", "--reps", "3"});
         good.flag("quick");
         good.integer("reps", 20);
-        assertEquals("java -cp modules/benchmarks/target/benchmarks.jar X --quick --reps 3", good.commandLine("X"));
+        assertEquals(java() + " -cp modules/benchmarks/target/benchmarks.jar X --quick --reps 3",
+                good.commandLine("X"));
         assertEquals("unknown option --zookeeper-fsnyc; this harness takes --quick, --reps, --warmup, --consumers,"
                 + " --partitions, --ping-interval-ms, --max-ping-retries, --assignor, --zookeeper-jvm,"
                 + " --zookeeper-jvm-options, --zookeeper-fsync, --cpu-hogs, --out", assertThrows(IllegalArgumentException.class,
                         () -> RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-fsnyc", "off"})))
                 .getMessage());
+    }
+
+    /** The recorded command starts the same JVM: the options that change a measurement, and no file of this machine. */
+    @Test
+    void theCommandKeepsTheJvmsMeasuringOptionsAndDropsItsFiles() {
+        assertEquals(List.of("-XX:+UseZGC", "-Xmx2g", "-Xss512k"), Report.Args.jvmOptions(List.of("-XX:+UseZGC",
+                "-Xmx2g", "-Dfoo=bar", "-Xlog:gc:file=/tmp/gc.log", "-XX:HeapDumpPath=/tmp/dumps", "-Xss512k",
+                "-javaagent:/opt/agent.jar", "-ea")));
+    }
+
+    private static String java() {
+        List<String> options = Report.Args.jvmOptions(
+                java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+        return options.isEmpty() ? "java" : "java " + String.join(" ", options);
     }
 
     @Test
