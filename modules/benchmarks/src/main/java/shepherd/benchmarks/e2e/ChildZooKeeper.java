@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,9 +18,10 @@ import shepherd.zookeeper.EmbeddedZooKeeper;
  * {@link EmbeddedZooKeeper} that {@code --zookeeper-jvm shared} runs in the harness's JVM, started from this JVM's class path, so its
  * allocation and its collector's pauses stay out of the JVM that holds the broker and the consumers, as with a
  * ZooKeeper ensemble of one's own. The child prints {@code COLLECTOR <names>} (its garbage collector, as its
- * management beans name it) and then {@code READY <host:port>} once it serves, answers each newline on its standard
- * input with its collector's pauses and its compilers' time ({@link #work()}), and stops when its standard input
- * closes (the parent's {@link #close()}, or the parent's death).
+ * management beans name it) and then {@code READY <host:port>} once it serves, answers each empty line on its
+ * standard input with its collector's pauses and its compilers' time ({@link #work()}) and each {@code LIVE} with its
+ * live heap ({@link #liveHeapBytes()}), and stops when its standard input closes (the parent's {@link #close()}, or
+ * the parent's death).
  *
  * <p>It runs on the JVM's defaults unless it is given JVM options: how a ZooKeeper JVM is tuned is its operator's
  * choice, and a harness that tuned it silently would report the tuning as Shepherd's (docs/performance.md).
@@ -27,6 +29,8 @@ import shepherd.zookeeper.EmbeddedZooKeeper;
 final class ChildZooKeeper implements AutoCloseable {
     private static final String READY = "READY ";
     private static final String COLLECTOR = "COLLECTOR ";
+    /** The request {@code LIVE} and its answer {@code LIVE <bytes>}: the heap in use after a full collection. */
+    private static final String LIVE = "LIVE ";
     private static final long START_TIMEOUT_S = 60;
 
     /** The child's answer to a newline on its standard input: {@code WORK <pauses> <pause-ms> <compile-ms>} so far. */
@@ -124,6 +128,31 @@ final class ChildZooKeeper implements AutoCloseable {
         return connectString;
     }
 
+    /**
+     * The child's live heap: what its heap holds after a full collection, which it runs for the question (so never
+     * ask between measured repetitions). What the server keeps (its tree, its log of recent transactions) is in it.
+     */
+    synchronized long liveHeapBytes() {
+        try {
+            process.getOutputStream().write((LIVE.trim() + "\n").getBytes(StandardCharsets.UTF_8));
+            process.getOutputStream().flush();
+            String line = out.readLine();
+            if (line == null || !line.startsWith(LIVE)) {
+                throw new IllegalStateException("ZooKeeper's JVM answered '" + line + "' to " + LIVE.trim());
+            }
+            return Long.parseLong(line.substring(LIVE.length()).trim());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot ask ZooKeeper's JVM for its live heap", e);
+        }
+    }
+
+    /** This JVM's heap in use after a full collection (two, so that what the first finalised is gone too). */
+    static long ownLiveHeapBytes() {
+        System.gc();
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
     /** The child's garbage collector, as its management beans name it ({@link Gc#collector()}). */
     String collector() {
         return collector;
@@ -170,13 +199,16 @@ final class ChildZooKeeper implements AutoCloseable {
             System.out.println(COLLECTOR + Gc.collector());
             System.out.println(READY + zk.connectString());
             System.out.flush();
-            int b;
-            while ((b = System.in.read()) >= 0) {
-                if (b == '\n') { // the parent asks for this JVM's work; end of input is the signal to stop
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            String request;
+            while ((request = in.readLine()) != null) { // end of input is the signal to stop
+                if (request.equals(LIVE.trim())) {
+                    System.out.println(LIVE + ownLiveHeapBytes());
+                } else { // an empty line: the parent asks for this JVM's work
                     Gc.Pauses p = Gc.sinceStart();
                     System.out.println(WORK + p.count() + " " + p.ms() + " " + Jit.totalMs());
-                    System.out.flush();
                 }
+                System.out.flush();
             }
         }
         System.exit(0);

@@ -124,7 +124,8 @@ public final class ZkMultiBench {
         return row;
     }
 
-    private static ZooKeeper connect(String connectString) throws Exception {
+    /** A session with {@code connectString}, once connected (30 s at most). */
+    static ZooKeeper connect(String connectString) throws Exception {
         CountDownLatch up = new CountDownLatch(1);
         ZooKeeper zk = new ZooKeeper(connectString, 10_000, e -> {
             if (e.getState() == KeeperState.SyncConnected) {

@@ -66,6 +66,16 @@ class ReportArgsTest {
     }
 
     @Test
+    void zkRetainedBenchWritesEnoughToFillZooKeepersLogOfRecentTransactions() {
+        ZkRetainedBench.Options o = ZkRetainedBench.Options.parse(new Report.Args(new String[0]));
+        assertEquals(List.of(64, 1024, 16384), o.partitions());
+        assertEquals(600, o.writes());
+        assertEquals("--writes must be more than 500 (ZooKeeper's log of recent transactions must be full), got 500",
+                assertThrows(IllegalArgumentException.class, () -> ZkRetainedBench.Options.parse(
+                        new Report.Args(new String[] {"--writes", "500"}))).getMessage());
+    }
+
+    @Test
     void anOptionNoHarnessAskedForIsAnErrorNamingIt() {
         Report.Args args = new Report.Args(new String[] {"--quick", "--reps", "3", "--zookeeper-fsnyc", "off"});
         args.flag("quick");
