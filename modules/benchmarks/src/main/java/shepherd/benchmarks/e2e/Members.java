@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import shepherd.consumer.ConsumerConfig;
 import shepherd.consumer.ConsumerEvent;
@@ -30,7 +31,7 @@ final class Members {
         long registeredNanos = Long.MIN_VALUE;
         /** (epoch << 32 | generation) → when it applied that Start (its fetcher threads spin up just after). */
         final Map<Long, Long> startedNanos = new HashMap<>();
-        final List<Long> stoppedNanos = new ArrayList<>();
+        final Stamps stoppedNanos = new Stamps();
     }
 
     private final Map<String, Story> stories = new HashMap<>();
@@ -189,8 +190,7 @@ final class Members {
 
     /** The latest stop of any of {@code ids} at or after {@code sinceNanos}. */
     synchronized OptionalLong lastStopSince(Collection<String> ids, long sinceNanos) {
-        return ids.stream().map(stories::get).flatMap(s -> s.stoppedNanos.stream())
-                .filter(t -> t - sinceNanos >= 0).mapToLong(Long::longValue).max();
+        return extreme(ids, s -> s.stoppedNanos.lastSince(sinceNanos), 1);
     }
 
     /** When the first of {@code ids} applied the Start of {@code stable}'s generation. */
@@ -202,7 +202,18 @@ final class Members {
 
     /** The earliest stop (FETCHING → STOPPED, or out of FETCHING) of any of {@code ids} at or after {@code sinceNanos}. */
     synchronized OptionalLong firstStopSince(Collection<String> ids, long sinceNanos) {
-        return ids.stream().map(stories::get).flatMap(s -> s.stoppedNanos.stream())
-                .filter(t -> t - sinceNanos >= 0).mapToLong(Long::longValue).min();
+        return extreme(ids, s -> s.stoppedNanos.firstSince(sinceNanos), -1);
+    }
+
+    /** The latest ({@code sign} 1) or earliest ({@code sign} −1) of one stamp per member, by nanoTime order. */
+    private OptionalLong extreme(Collection<String> ids, Function<Story, OptionalLong> stamp, int sign) {
+        OptionalLong best = OptionalLong.empty();
+        for (String id : ids) {
+            OptionalLong t = stamp.apply(stories.get(id));
+            if (t.isPresent() && (best.isEmpty() || sign * (t.getAsLong() - best.getAsLong()) > 0)) {
+                best = t;
+            }
+        }
+        return best;
     }
 }
