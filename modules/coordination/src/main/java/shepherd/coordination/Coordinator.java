@@ -1153,7 +1153,7 @@ public final class Coordinator {
         if (why == null && ownersWriteAhead(g)) {
             // A Leave: the removal and the last offsets ride the run's owners multi. Sent on their own, they were
             // still in flight when the Stop round ended in half the leaves measured, and the owners multi (one write
-            // per group at a time) waited for them (docs/performance.md). A failed member's run waits out its lease
+            // per group at a time) waited for them (docs/performance-log.md). A failed member's run waits out its lease
             // before writing owners, so its removal goes at once.
             heldForOwners.add(g);
         } else {
@@ -1345,7 +1345,7 @@ public final class Coordinator {
     /**
      * The topic, as last read, still has the partition. A binary search: every list in {@link #topics} comes from
      * {@link #sorted}, and a linear {@code contains} per owned partition made check 3.3 quadratic in the group's
-     * partitions (8,192 partitions: 77 ms of the loop per two rebalances; docs/performance.md).
+     * partitions (8,192 partitions: 77 ms of the loop per two rebalances; docs/performance-log.md).
      */
     private boolean topicHas(TopicPartition tp) {
         List<PartitionId> partitions = topics.get(tp.topic());

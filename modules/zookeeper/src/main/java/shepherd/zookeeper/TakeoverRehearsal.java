@@ -27,7 +27,7 @@ import shepherd.coordination.assign.TopicPartition;
  * </ol>
  * A trace of takeovers showed that the first run of these paths in a standby's JVM (the classes loaded, the lambdas
  * linked, the code compiled while the cores were busiest) was a good part of a graceful handover
- * (docs/performance.md).
+ * (docs/performance-log.md).
  */
 final class TakeoverRehearsal {
     /** The group the rehearsed write names: ':' is not allowed in ids, so no real group has this name. */

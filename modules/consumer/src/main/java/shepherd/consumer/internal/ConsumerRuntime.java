@@ -63,7 +63,7 @@ import shepherd.transport.TransportConfig;
  * unchanged (DESIGN §6). It is the consumer's own transport client's single I/O thread
  * ({@link TransportClient#loop()}): a frame read from the coordinator becomes an event on the thread that read it,
  * and an answer is written by the thread that decided it, with no hand-off either way (on a loop of its own, each
- * Stop, Start and Ping cost two thread wake-ups more: docs/performance.md). Timers, fetchers and application calls
+ * Stop, Start and Ping cost two thread wake-ups more: docs/performance-log.md). Timers, fetchers and application calls
  * only {@link #post} work onto it; it never blocks and never runs application or partition-source code. Once
  * {@link #close()} or {@link #halt()} has begun, nothing of this consumer runs on it any more. Each event goes through
  * {@code core.onEvent}; the effects of the step are executed in list order, and anything they lead to (a response,
@@ -697,7 +697,7 @@ public final class ConsumerRuntime {
     /**
      * The offsets taken, for a request whose answer carries them (Ping, and Stop); none for a Start, whose answer
      * carries none: at 64 members a rebalance's Start round would otherwise copy and sort every member's offsets for
-     * nothing (docs/performance.md).
+     * nothing (docs/performance-log.md).
      */
     private List<PartitionOffset> takenFor(Request request) {
         return request instanceof StartRequest ? List.of() : taken.snapshot();

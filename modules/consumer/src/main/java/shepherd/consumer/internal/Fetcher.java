@@ -16,7 +16,7 @@ import shepherd.protocol.OffsetReset;
  * ({@link StreamQueue#offer}), whenever its thread notices: its thread is interrupted only when it is handed the
  * next generation's fetcher or released ({@link FetcherThreads}). The pool's threads outlive generations: a
  * rebalance that moved every partition used to create and end one thread per partition and consumer, most of the
- * consumers' CPU in a rebalance (docs/performance.md).
+ * consumers' CPU in a rebalance (docs/performance-log.md).
  *
  * <p>A read error is logged once per failure streak with the partition and offset, then the fetcher waits and
  * opens a new reader at the next offset: a log that is briefly unreadable delays this partition only.
@@ -87,7 +87,7 @@ final class Fetcher implements Runnable {
     /**
      * The fetch, on a pool thread. The thread keeps the pool's name ({@code shepherd-fetcher-<consumer>-<n>}):
      * renaming it for each run costs a system call and the JVM's formatting of the native name twice per partition
-     * and generation, 12 to 18 ms of CPU per rebalance of 64 consumers × 1,024 partitions (docs/performance.md).
+     * and generation, 12 to 18 ms of CPU per rebalance of 64 consumers × 1,024 partitions (docs/performance-log.md).
      */
     @Override
     public void run() {

@@ -18,8 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  * ({@link #run}: the interrupt that ends the old read is also the wake-up that begins the new one), or until it is
  * {@link #release released}. Interrupting every thread at the Stop and waking another at the Start cost two thread
  * wake-ups per partition and generation, and the first pair of them fell into the Stop round, on the same cores as
- * every other member's answer (docs/performance.md). A lingering read is harmless: its fetcher is closed, so whatever
- * it returns is refused, and the run then ends by itself.
+ * every other member's answer (docs/performance-log.md). A lingering read is harmless: its fetcher is closed, so
+ * whatever it returns is refused, and the run then ends by itself.
  *
  * <p>Interrupts reach the run they are meant for only: a thread is interrupted under its own lock while it runs a
  * closed fetcher, and it clears its interrupt under the same lock, after that run ended and before it begins the
