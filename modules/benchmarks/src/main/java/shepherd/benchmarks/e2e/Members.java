@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import shepherd.consumer.ConsumerConfig;
 import shepherd.consumer.ConsumerEvent;
@@ -190,7 +189,8 @@ final class Members {
 
     /** The latest stop of any of {@code ids} at or after {@code sinceNanos}. */
     synchronized OptionalLong lastStopSince(Collection<String> ids, long sinceNanos) {
-        return extreme(ids, s -> s.stoppedNanos.lastSince(sinceNanos), 1);
+        return ids.stream().map(id -> stories.get(id).stoppedNanos.lastSince(sinceNanos))
+                .flatMapToLong(OptionalLong::stream).reduce((x, y) -> x - y >= 0 ? x : y);
     }
 
     /** When the first of {@code ids} applied the Start of {@code stable}'s generation. */
@@ -202,18 +202,7 @@ final class Members {
 
     /** The earliest stop (FETCHING → STOPPED, or out of FETCHING) of any of {@code ids} at or after {@code sinceNanos}. */
     synchronized OptionalLong firstStopSince(Collection<String> ids, long sinceNanos) {
-        return extreme(ids, s -> s.stoppedNanos.firstSince(sinceNanos), -1);
-    }
-
-    /** The latest ({@code sign} 1) or earliest ({@code sign} −1) of one stamp per member, by nanoTime order. */
-    private OptionalLong extreme(Collection<String> ids, Function<Story, OptionalLong> stamp, int sign) {
-        OptionalLong best = OptionalLong.empty();
-        for (String id : ids) {
-            OptionalLong t = stamp.apply(stories.get(id));
-            if (t.isPresent() && (best.isEmpty() || sign * (t.getAsLong() - best.getAsLong()) > 0)) {
-                best = t;
-            }
-        }
-        return best;
+        return ids.stream().map(id -> stories.get(id).stoppedNanos.firstSince(sinceNanos))
+                .flatMapToLong(OptionalLong::stream).reduce((x, y) -> x - y <= 0 ? x : y);
     }
 }
