@@ -62,10 +62,8 @@ public final class BrokerLoop implements AutoCloseable {
     // Loop-thread state:
     private final Map<Long, Connection> connections = new HashMap<>();
     private final CompletableFuture<Integer> handedOver = new CompletableFuture<>();
-    private final Set<String> groupsRunning = new LinkedHashSet<>();
-    /** When the run of a group we are watching began (its first Assigned), for the duration logged at its end. */
+    /** When each group's run began (its first Assigned since its last RebalanceEnded), for the duration logged. */
     private final Map<String, Long> runStartedMs = new HashMap<>();
-    private final Map<String, Integer> generationLogged = new HashMap<>();
     private List<Integer> brokersLogged = List.of();
     private int leaderLogged = Integer.MIN_VALUE;
     private int leaderEpochLogged = Integer.MIN_VALUE;
@@ -220,9 +218,9 @@ public final class BrokerLoop implements AutoCloseable {
         if (core.role() != roleBefore || core.epoch() != epochBefore) {
             LOG.info("role changed broker={} from={} to={} epoch={} previousEpoch={}", brokerId, roleBefore,
                     core.role(), core.epoch(), epochBefore);
-        }
-        if (!groupsRunning.isEmpty()) {
-            logRebalanceOutcomes();
+            if (core.role() == Coordinator.Role.FOLLOWER) {
+                runStartedMs.clear(); // the epoch's groups are forgotten: their runs end with no observation
+            }
         }
     }
 
@@ -285,47 +283,20 @@ public final class BrokerLoop implements AutoCloseable {
         return Optional.of(BrokerMetrics.ZooKeeperOp.READ); // TopicsRead, TopicRead, GroupsRead, GroupRead
     }
 
-    /** One line per run that ended (and per generation reached), for the groups whose run emitted Assigned. */
-    private void logRebalanceOutcomes() {
-        for (var it = groupsRunning.iterator(); it.hasNext(); ) {
-            String group = it.next();
-            // This runs after every event for every group with a run: after a failover, every group. The cheap
-            // questions first; the members' ids are copied only when there is something to log.
-            int generation = core.generationOf(group);
-            if (generation < 0) {
-                it.remove();
-                runStartedMs.remove(group);
-                continue;
-            }
-            boolean running = core.runningOf(group);
-            Integer before = generationLogged.put(group, generation);
-            boolean newGeneration = before != null && before != generation || before == null && generation > 0
-                    && running;
-            if (!newGeneration && running) {
-                continue;
-            }
-            // The core's copy-free questions, not a GroupView: a view copies the group's owners and offsets, a
-            // thousand partitions each, and this runs twice per rebalance.
-            SortedSet<String> members = core.membersOf(group);
-            if (newGeneration) {
-                LOG.info("group generation broker={} epoch={} group={} generation={} members={}", brokerId,
-                        core.epoch(), group, generation, members);
-            }
-            if (!running) {
-                it.remove();
-                Long started = runStartedMs.remove(group);
-                long durationMs = started == null ? 0 : clockMs.getAsLong() - started;
-                boolean stable = core.stableOf(group);
-                metrics.rebalanceEnded(stable ? BrokerMetrics.RebalanceOutcome.STABLE
-                        : BrokerMetrics.RebalanceOutcome.RETRYING, durationMs);
-                LOG.info("rebalance ended broker={} epoch={} group={} generation={} outcome={} durationMs={} members={}"
-                        + " partitions={}", brokerId, core.epoch(), group, generation,
-                        stable ? "stable" : "retrying", durationMs, members, core.ownedPartitionsOf(group));
-            }
+    /** Each effect to where it goes: ZooKeeper, the connections, the timers, or the logs and metrics. */
+    private void execute(CoordinatorEffect effect) {
+        if (effect instanceof CoordinatorEffect.ZooKeeper z) {
+            zooKeeper.execute(z);
+        } else if (effect instanceof CoordinatorEffect.Network n) {
+            network(n);
+        } else if (effect instanceof CoordinatorEffect.Timer t) {
+            timer(t);
+        } else if (effect instanceof CoordinatorEffect.Observation o) {
+            observe(o);
         }
     }
 
-    private void execute(CoordinatorEffect effect) {
+    private void network(CoordinatorEffect.Network effect) {
         if (effect instanceof CoordinatorEffect.SendRequest s) {
             send(s);
         } else if (effect instanceof CoordinatorEffect.Respond r) {
@@ -342,23 +313,44 @@ public final class BrokerLoop implements AutoCloseable {
             if (connection != null) {
                 connection.close();
             }
-        } else if (effect instanceof CoordinatorEffect.SetTimer t) {
+        }
+    }
+
+    private void timer(CoordinatorEffect.Timer effect) {
+        if (effect instanceof CoordinatorEffect.SetTimer t) {
             timers.arm(t.timer(), t.deadlineMs() - clockMs.getAsLong());
         } else if (effect instanceof CoordinatorEffect.CancelTimer t) {
             timers.cancel(t.timer());
         } else if (effect instanceof CoordinatorEffect.CancelAllTimers) {
             timers.cancelAll();
-        } else if (effect instanceof CoordinatorEffect.Notice n) {
+        }
+    }
+
+    /** What the core reports it did: logged, counted, and the handover's completion. */
+    private void observe(CoordinatorEffect.Observation effect) {
+        if (effect instanceof CoordinatorEffect.Notice n) {
             notice(n);
         } else if (effect instanceof CoordinatorEffect.Assigned a) {
-            groupsRunning.add(a.group());
             runStartedMs.putIfAbsent(a.group(), clockMs.getAsLong());
             LOG.debug("assignment broker={} group={} assignment={}", brokerId, a.group(), a.assignment());
+        } else if (effect instanceof CoordinatorEffect.GenerationReached g) {
+            LOG.info("group generation broker={} epoch={} group={} generation={} members={}", brokerId,
+                    core.epoch(), g.group(), g.generation(), g.members());
+        } else if (effect instanceof CoordinatorEffect.RebalanceEnded r) {
+            Long started = runStartedMs.remove(r.group());
+            long durationMs = started == null ? 0 : clockMs.getAsLong() - started;
+            metrics.rebalanceEnded(r.stable() ? BrokerMetrics.RebalanceOutcome.STABLE
+                    : BrokerMetrics.RebalanceOutcome.RETRYING, durationMs);
+            LOG.info("rebalance ended broker={} epoch={} group={} generation={} outcome={} durationMs={} members={}"
+                    + " partitions={}", brokerId, core.epoch(), r.group(), r.generation(),
+                    r.stable() ? "stable" : "retrying", durationMs, r.members(), r.partitions());
+        } else if (effect instanceof CoordinatorEffect.MemberRemoved m) {
+            if (m.failed()) {
+                metrics.consumerFailed();
+            }
         } else if (effect instanceof CoordinatorEffect.HandedOver h) {
             LOG.info("handed over broker={} epoch={}", brokerId, h.epoch());
             handedOver.complete(h.epoch());
-        } else {
-            zooKeeper.execute(effect);
         }
     }
 
@@ -370,8 +362,7 @@ public final class BrokerLoop implements AutoCloseable {
                 LOG.debug("notice broker={} epoch={}: {}", brokerId, core.epoch(), n.message());
                 return;
             }
-            case MEMBER_FAILED -> metrics.consumerFailed();
-            case OTHER -> { }
+            case MEMBER_FAILED, OTHER -> { }
         }
         LOG.info("notice broker={} epoch={}: {}", brokerId, core.epoch(), n.message());
     }

@@ -7,5 +7,5 @@ import shepherd.coordination.CoordinatorEffect;
  * KeepAlive, Write). The adapter answers by enqueueing events on the loop, never by calling the core.
  */
 public interface ZooKeeperPort {
-    void execute(CoordinatorEffect effect);
+    void execute(CoordinatorEffect.ZooKeeper effect);
 }

@@ -1,10 +1,8 @@
 package shepherd.coordination;
 
-import java.util.Collections;
+import java.util.List;
 import java.util.SortedMap;
 import java.util.SortedSet;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import shepherd.coordination.assign.StreamId;
 import shepherd.coordination.assign.TopicPartition;
 
@@ -14,27 +12,13 @@ import shepherd.coordination.assign.TopicPartition;
  * @param members   the members, registered with this epoch or recorded by an earlier one
  * @param connected the members this coordinator can command
  * @param started   consumer id → the generation whose Start it acknowledged in this epoch
+ * @param awaiting  what waits for the group's writes to be durable, oldest first (an answer, the Starts of a
+ *                  run, a re-read)
  */
 public record GroupView(
         String group, int generation, TriggerState trigger, boolean running, SortedSet<String> members,
         SortedSet<String> connected, SortedMap<String, Integer> started, SortedMap<TopicPartition, StreamId> owners,
-        SortedMap<TopicPartition, Long> offsets) {
-
-    static GroupView of(GroupState g) {
-        TreeSet<String> connected = new TreeSet<>();
-        TreeMap<String, Integer> started = new TreeMap<>();
-        g.members.values().forEach(m -> {
-            if (m.connected()) {
-                connected.add(m.consumerId);
-            }
-            started.put(m.consumerId, m.startedGeneration);
-        });
-        return new GroupView(g.id, g.generation, g.trigger, g.run != null,
-                Collections.unmodifiableSortedSet(new TreeSet<>(g.members.keySet())),
-                Collections.unmodifiableSortedSet(connected), Collections.unmodifiableSortedMap(started),
-                Collections.unmodifiableSortedMap(new TreeMap<>(g.owners)),
-                Collections.unmodifiableSortedMap(new TreeMap<>(g.offsets)));
-    }
+        SortedMap<TopicPartition, Long> offsets, List<String> awaiting) {
 
     /** Every member connected, started in the current generation, and the owners match a run's result. */
     public boolean stable() {

@@ -68,8 +68,8 @@ class CoordinatorStatefulTest {
         return chain
                 .withInvariant("zookeeperMatchesTheCoordinatorsMirror",
                         CoordinatorStatefulHarness::zookeeperMatchesTheCoordinatorsMirror)
-                .withInvariant("copyFreeAccessorsAgreeWithTheView",
-                        CoordinatorStatefulHarness::copyFreeAccessorsAgreeWithTheView)
+                .withInvariant("observationsAgreeWithTheView",
+                        CoordinatorStatefulHarness::observationsAgreeWithTheView)
                 .withInvariant("offsetsNeverGoBackwards", CoordinatorStatefulHarness::offsetsNeverGoBackwards)
                 .withInvariant("noTwoConsumersStartedWithTheSamePartitionInOneGeneration",
                         CoordinatorStatefulHarness::noTwoConsumersStartedWithTheSamePartitionInOneGeneration)

@@ -129,14 +129,9 @@ public final class ZooKeeperAdapter implements AutoCloseable {
         return adapter;
     }
 
-    /** Executes a ZooKeeper effect (RunForElection, Resign, Read, KeepAlive, Write); other effects are refused. */
-    public void execute(CoordinatorEffect effect) {
+    /** Executes a ZooKeeper effect (RunForElection, Resign, Read, KeepAlive, Write). */
+    public void execute(CoordinatorEffect.ZooKeeper effect) {
         Objects.requireNonNull(effect, "effect");
-        if (!(effect instanceof CoordinatorEffect.RunForElection || effect instanceof CoordinatorEffect.Resign
-                || effect instanceof CoordinatorEffect.Read || effect instanceof CoordinatorEffect.KeepAlive
-                || effect instanceof CoordinatorEffect.Write)) {
-            throw new IllegalArgumentException("not a ZooKeeper effect: " + effect);
-        }
         onLoop(() -> whenConnected(s -> dispatchInOrder(s, effect)));
     }
 

@@ -1,8 +1,6 @@
-package shepherd.coordination;
+package shepherd.coordination.group;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import shepherd.coordination.assign.Assignment;
@@ -12,7 +10,7 @@ import shepherd.coordination.assign.Assignment;
  * leases of whoever could not be stopped, write owners and generation in one fenced multi, start everyone, wait for
  * every StartResponse.
  */
-final class Run {
+public final class Run {
     enum Phase {
         /** Stop(g) sent; waiting for every participant's StopResponse. */
         STOPPING,
@@ -30,9 +28,6 @@ final class Run {
     final TreeSet<String> participants = new TreeSet<>();
     /** requestId → consumer id of the Stops or Starts still unanswered. */
     final Map<Long, String> awaiting = new HashMap<>();
-    final TreeSet<String> stopped = new TreeSet<>();
-    /** Offsets reported in StopResponses, written with the owners. */
-    final List<ZkOp> stopOffsets = new ArrayList<>();
     Assignment target;
 
     Run(int endingGeneration) {

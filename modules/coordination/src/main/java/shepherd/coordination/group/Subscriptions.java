@@ -1,8 +1,9 @@
-package shepherd.coordination;
+package shepherd.coordination.group;
 
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
+import shepherd.coordination.Registration;
 import shepherd.protocol.IdRule;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -18,7 +19,7 @@ import shepherd.protocol.WildcardSubscription;
  * TopicChangeListener 2.2) and validates registrations (D11: a bad regex is an INVALID_REGISTRATION with the
  * reason, and disturbs nothing else).
  */
-final class Subscriptions {
+public final class Subscriptions {
     static final int STREAMS_MAX = 1_024;
     static final int TOPICS_MAX = 10_000;
     static final int PING_INTERVAL_MS_MIN = 10;
@@ -105,7 +106,7 @@ final class Subscriptions {
     }
 
     /** Ids become znode names: the shared {@link IdRule}, with the field named first. */
-    static Optional<String> invalidId(String field, String value) {
+    public static Optional<String> invalidId(String field, String value) {
         return IdRule.violation(value).map(reason -> field + " " + reason);
     }
 

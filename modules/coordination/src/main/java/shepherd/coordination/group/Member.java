@@ -1,7 +1,9 @@
-package shepherd.coordination;
+package shepherd.coordination.group;
+
+import shepherd.coordination.Registration;
 
 /** What the coordinator knows of one member of a group (mutable; owned by its {@link GroupState}). */
-final class Member {
+public final class Member {
     static final long NO_CONNECTION = -1;
     static final long NEVER = Long.MIN_VALUE;
     static final long NO_REQUEST = -1;

@@ -1,12 +1,18 @@
-package shepherd.coordination;
+package shepherd.coordination.group;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import shepherd.coordination.Registration;
+import shepherd.coordination.TriggerState;
+import shepherd.coordination.ZkOp;
 import shepherd.coordination.assign.PartitionId;
 import shepherd.coordination.assign.StreamId;
 import shepherd.coordination.assign.TopicPartition;
+import shepherd.protocol.OffsetReset;
+import shepherd.protocol.StaticSubscription;
+import shepherd.protocol.TopicStreams;
 
 /**
  * The write queue of one group: ops waiting behind the write in flight are compacted by the node they write, so the
@@ -15,6 +21,8 @@ import shepherd.coordination.assign.TopicPartition;
  */
 class GroupStateTest {
     private static final String G = "g";
+    private static final Registration REGISTRATION = new Registration(new StaticSubscription(List.of(
+            new TopicStreams("t", 1))), true, OffsetReset.SMALLEST, 1_000, (short) 3);
 
     private static TopicPartition tp(String topic, int n) {
         return new TopicPartition(topic, new PartitionId(1, n));
@@ -29,7 +37,7 @@ class GroupStateTest {
         GroupState g = new GroupState(G, "range");
         g.queue(new ZkOp.DeleteOwner(G, tp("t", 0)));
         g.queue(new ZkOp.PutOwner(G, tp("t", 0), new StreamId("a", 0), 2));
-        g.queue(new ZkOp.PutRegistration(G, "a", CoordinatorDriver.registration("t")));
+        g.queue(new ZkOp.PutRegistration(G, "a", REGISTRATION));
         g.queue(new ZkOp.DeleteRegistration(G, "a"));
         g.queue(new ZkOp.PutGroup(G, 2, "range"));
         g.queue(new ZkOp.PutGroup(G, 3, "range"));
@@ -83,17 +91,17 @@ class GroupStateTest {
                 g.generation = 3;
                 g.trigger = trigger;
                 for (int i = 0; i < 2; i++) {
-                    Member m = new Member("m" + i, CoordinatorDriver.registration("t"));
+                    Member m = new Member("m" + i, REGISTRATION);
                     m.connectionId = (state >> (2 * i) & 1) == 1 ? 10 + i : Member.NO_CONNECTION;
                     m.startedGeneration = (state >> (2 * i + 1) & 1) == 1 ? 3 : 2;
                     g.members.put(m.consumerId, m);
                 }
-                assertEquals(GroupView.of(g).stable(), g.stable(), trigger + " " + state);
+                assertEquals(Describe.view(g).stable(), g.stable(), trigger + " " + state);
                 assertEquals(trigger == TriggerState.IDLE && state == 15, g.stable(), trigger + " " + state);
             }
             GroupState empty = new GroupState(G, "range");
             empty.trigger = trigger;
-            assertEquals(GroupView.of(empty).stable(), empty.stable(), "no members, " + trigger);
+            assertEquals(Describe.view(empty).stable(), empty.stable(), "no members, " + trigger);
         }
     }
 }

@@ -1,4 +1,4 @@
-package shepherd.coordination;
+package shepherd.coordination.group;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -6,7 +6,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import shepherd.coordination.CoordinatorEffect;
 import shepherd.coordination.CoordinatorEvent.ZkWriteFailed;
+import shepherd.coordination.GroupSnapshot;
+import shepherd.coordination.ZkOp;
 
 /**
  * The coordinator's fenced writes (DESIGN §4): per group at most one multi in flight, ops queued meanwhile compacted
@@ -31,7 +34,8 @@ final class WritePipeline {
         /** Read the group back to resolve an unknown outcome; the answer comes to {@link #resolve}. */
         void readBack(GroupState g);
 
-        long nowMs();
+        /** Everything queued before {@code next} in {@code g}'s pipeline committed ({@code ok}) or failed. */
+        void resume(GroupState g, AfterWrite next, boolean ok);
     }
 
     private final Host host;
@@ -53,13 +57,13 @@ final class WritePipeline {
         handover.queuedCallbacks.clear();
     }
 
-    /** Runs {@code callback} once everything queued for the group so far has committed (or definitely failed). */
-    void afterWrite(GroupState g, GroupState.Callback callback) {
+    /** Resumes {@code callback} once everything queued for the group so far has committed (or definitely failed). */
+    void afterWrite(GroupState g, AfterWrite callback) {
         afterWrite(g, callback, true);
     }
 
     /** {@link #afterWrite}, sending the queued ops now only if {@code flush}; else with the group's next write. */
-    void afterWrite(GroupState g, GroupState.Callback callback, boolean flush) {
+    void afterWrite(GroupState g, AfterWrite callback, boolean flush) {
         g.queuedCallbacks.add(callback);
         if (flush) {
             flush(g);
@@ -72,9 +76,9 @@ final class WritePipeline {
             return;
         }
         if (g.queued.isEmpty()) {
-            List<GroupState.Callback> callbacks = new ArrayList<>(g.queuedCallbacks);
+            List<AfterWrite> callbacks = new ArrayList<>(g.queuedCallbacks);
             g.queuedCallbacks.clear();
-            callbacks.forEach(c -> c.done(true, host.nowMs())); // nothing to write: already durable
+            callbacks.forEach(c -> host.resume(g, c, true)); // nothing to write: already durable
             return;
         }
         GroupState.Write w = new GroupState.Write(nextWriteId++, new ArrayList<>(g.queued.values()),
@@ -95,7 +99,7 @@ final class WritePipeline {
         if (ok) {
             applyToMirror(g, w.ops);
         }
-        w.callbacks.forEach(c -> c.done(ok, host.nowMs()));
+        w.callbacks.forEach(c -> host.resume(g, c, ok));
         if (g != handover) {
             flush(g);
         }
@@ -162,41 +166,11 @@ final class WritePipeline {
     }
 
     static boolean reflected(GroupSnapshot s, List<ZkOp> ops) {
-        for (ZkOp op : ops) {
-            boolean ok;
-            if (op instanceof ZkOp.PutGroup p) {
-                ok = s.generation() == p.generation();
-            } else if (op instanceof ZkOp.PutRegistration p) {
-                ok = p.registration().equals(s.registrations().get(p.consumerId()));
-            } else if (op instanceof ZkOp.DeleteRegistration p) {
-                ok = !s.registrations().containsKey(p.consumerId());
-            } else if (op instanceof ZkOp.PutOwner p) {
-                ok = p.owner().equals(s.owners().get(p.partition()));
-            } else if (op instanceof ZkOp.DeleteOwner p) {
-                ok = !s.owners().containsKey(p.partition());
-            } else if (op instanceof ZkOp.PutOffset p) {
-                ok = Long.valueOf(p.offset()).equals(s.offsets().get(p.partition()));
-            } else {
-                ok = false;
-            }
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
+        return ops.stream().allMatch(op -> op.reflectedIn(s));
     }
 
     private static void applyToMirror(GroupState g, List<ZkOp> ops) {
-        for (ZkOp op : ops) {
-            if (op instanceof ZkOp.PutGroup p) {
-                g.generation = p.generation();
-            } else if (op instanceof ZkOp.PutOwner p) {
-                g.owners.put(p.partition(), p.owner());
-            } else if (op instanceof ZkOp.DeleteOwner p) {
-                g.owners.remove(p.partition());
-            } else if (op instanceof ZkOp.PutOffset p) {
-                g.offsets.merge(p.partition(), p.offset(), Math::max);
-            }
-        }
+        ZkOp.Mirror mirror = g.mirror();
+        ops.forEach(op -> op.applyTo(mirror));
     }
 }

@@ -1,4 +1,4 @@
-package shepherd.coordination;
+package shepherd.coordination.group;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -6,6 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import shepherd.coordination.GroupView;
+import shepherd.coordination.TriggerState;
+import shepherd.coordination.ZkOp;
 import shepherd.coordination.assign.StreamId;
 import shepherd.coordination.assign.TopicPartition;
 
@@ -17,21 +20,17 @@ import shepherd.coordination.assign.TopicPartition;
  * <p>Writes of one group go out one at a time: a write whose outcome is unknown is retried as it was before any
  * later one leaves, so an older offset can never overwrite a newer one (FencedWrites, never backwards).
  */
-final class GroupState {
-    /** A write and what to do once it commits ({@code ok}) or definitely fails. */
-    interface Callback {
-        void done(boolean ok, long nowMs);
-    }
+public final class GroupState {
 
     static final class Write {
         final long writeId;
         final List<ZkOp> ops;
-        final List<Callback> callbacks;
+        final List<AfterWrite> callbacks;
 
         /** The offset each of {@link #ops}' PutOffsets writes, by partition; built on first use. */
         private Map<TopicPartition, Long> putOffsets;
 
-        Write(long writeId, List<ZkOp> ops, List<Callback> callbacks) {
+        Write(long writeId, List<ZkOp> ops, List<AfterWrite> callbacks) {
             this.writeId = writeId;
             this.ops = ops;
             this.callbacks = callbacks;
@@ -63,7 +62,7 @@ final class GroupState {
     /**
      * {@link #offsets} may be older than ZooKeeper's: the group has had no member since they were read, and while
      * it has none an operator may reset them ({@code shepherd offsets reset}). No run begins until a read issued
-     * after the group has members again has answered ({@code Coordinator.reloadOffsets}).
+     * after the group has members again has answered ({@code Rebalance.reloadOffsets}).
      */
     boolean offsetsStale;
     /** The read that ends {@link #offsetsStale} has been issued (with no older read of the group outstanding). */
@@ -78,8 +77,8 @@ final class GroupState {
     /** The outcome of {@link #inFlight} is unknown; a read-back will tell. */
     boolean resolving;
     /** Ops waiting for the write in flight, compacted by the node they write. */
-    final Map<Node, ZkOp> queued = new LinkedHashMap<>();
-    final List<Callback> queuedCallbacks = new ArrayList<>();
+    final Map<ZkOp.Node, ZkOp> queued = new LinkedHashMap<>();
+    final List<AfterWrite> queuedCallbacks = new ArrayList<>();
 
     GroupState(String id, String assignor) {
         this.id = id;
@@ -103,7 +102,7 @@ final class GroupState {
     }
 
     void queue(ZkOp op) {
-        Node key = key(op);
+        ZkOp.Node key = op.node();
         ZkOp previous = queued.remove(key);
         if (op instanceof ZkOp.PutOffset put && previous instanceof ZkOp.PutOffset old && old.offset() > put.offset()) {
             op = old; // two reports of one partition in one batch: the newer position wins
@@ -120,7 +119,7 @@ final class GroupState {
         if (inFlight != null) {
             floor = Math.max(floor, inFlight.putOffset(tp));
         }
-        if (queued.get(offsetNode(tp)) instanceof ZkOp.PutOffset p) {
+        if (queued.get(ZkOp.Node.offset(tp)) instanceof ZkOp.PutOffset p) {
             floor = Math.max(floor, p.offset());
         }
         return floor;
@@ -149,37 +148,23 @@ final class GroupState {
         return fencedUntil.values().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
     }
 
-    /** The node of the group's subtree an op writes: its kind and, below the group, its name. */
-    private record Node(Kind kind, Object id) {
-        enum Kind { IDS, OWNERS, OFFSETS, GROUP, HANDOVER }
+    /** The mirror of the group's generation, owners and offsets, as a committed op changes it. */
+    ZkOp.Mirror mirror() {
+        return new ZkOp.Mirror() {
+            @Override
+            public void generation(int committed) {
+                generation = committed;
+            }
 
-        static final Node GROUP = new Node(Kind.GROUP, null);
-        static final Node HANDOVER = new Node(Kind.HANDOVER, null);
-    }
+            @Override
+            public Map<TopicPartition, StreamId> owners() {
+                return owners;
+            }
 
-    /**
-     * The node {@code op} writes, by which queued ops are compacted. A record rather than the node's path: building
-     * a string per op (and one per reported offset, {@link #offsetFloor}) was an eighth of what the loop allocates
-     * in a rebalance of 1,024 partitions.
-     */
-    private static Node key(ZkOp op) {
-        if (op instanceof ZkOp.PutRegistration p) {
-            return new Node(Node.Kind.IDS, p.consumerId());
-        } else if (op instanceof ZkOp.DeleteRegistration p) {
-            return new Node(Node.Kind.IDS, p.consumerId());
-        } else if (op instanceof ZkOp.PutOwner p) {
-            return new Node(Node.Kind.OWNERS, p.partition());
-        } else if (op instanceof ZkOp.DeleteOwner p) {
-            return new Node(Node.Kind.OWNERS, p.partition());
-        } else if (op instanceof ZkOp.PutOffset p) {
-            return offsetNode(p.partition());
-        } else if (op instanceof ZkOp.PutGroup) {
-            return Node.GROUP;
-        }
-        return Node.HANDOVER;
-    }
-
-    private static Node offsetNode(TopicPartition tp) {
-        return new Node(Node.Kind.OFFSETS, tp);
+            @Override
+            public Map<TopicPartition, Long> offsets() {
+                return offsets;
+            }
+        };
     }
 }
