@@ -56,7 +56,7 @@ final class WritePlanner {
     /**
      * Every path whose existence decides how the write's ops translate: the touched nodes and their ancestors. A
      * path already in the set had its ancestors added with it, so the walk up stops there: 1,024 owners of one
-     * topic cost one parent each, not six (this ran on every write, hint or not; docs/performance-log.md).
+     * topic cost one parent each, not six. This runs on every write, known-nodes hint or not.
      *
      * @param targets the write's {@link #targets}
      */

@@ -43,14 +43,15 @@ import shepherd.coordination.assign.Assignors;
  * {@code --zookeeper-jvm own}, the default, runs the ZooKeeper server in a JVM of its own ({@link ChildZooKeeper}):
  * its allocation and its collector's pauses stay out of the JVM of the broker and the consumers, as with the
  * ensemble of a deployment, and the CPU and allocation tables have no ZooKeeper server threads. {@code shared} runs
- * it in this JVM, as every run before that default did (docs/performance-log.md, "Two rounds before").
+ * it in this JVM, where it allocates over half of what a 64 × 1,024 rebalance allocates and about doubles the
+ * length of the JVM's young pauses (modules/benchmarks/HISTORY.md).
  * {@code --zookeeper-jvm-options} gives that JVM options, separated by blanks (none by default: the JVM's own
  * defaults); the Setup line names them and the collector they gave it. How a ZooKeeper JVM is tuned is its
  * operator's choice, so a figure against a target is taken on the defaults; the option exists to measure what a
  * tuning does (docs/operations.md, "ZooKeeper's memory").
  * {@code --zookeeper-fsync off} stops the server forcing its transaction log to disk before it answers a write
  * ({@code zookeeper.forceSync=no}): its writes are then not durable, so no figure against a target is taken so; it
- * exists to measure how much of a latency, and of its tail, is the disk's (docs/performance-log.md, the latest round).
+ * exists to measure how much of a latency, and of its tail, is the disk's (docs/performance.md §4).
  * {@code --cpu-hogs N} starts N child JVMs that each spin on a core for the whole run ({@link CpuHog}): other
  * tenants of the machine, on purpose, to tell how a latency holds under load.
  * Group size N means N members while the joiner is in: join goes N−1 → N, leave and fail N → N−1.

@@ -6,8 +6,8 @@ import java.util.OptionalLong;
 /**
  * One consumer's {@link System#nanoTime()} stamps of one kind (its stops), kept in time order so the first and the
  * last at or after an instant are found by a binary search. The harness asks after every repetition; walking every
- * stamp of the run instead made that question 40 % of its main thread late in a long run (outside the measured
- * window, but it lengthened the run). Stamps are compared as {@code a - b}, as {@code nanoTime} values must be.
+ * stamp of the run instead makes that question 40 % of its main thread late in a long run (outside the measured
+ * window, but it lengthens the run). Stamps are compared as {@code a - b}, as {@code nanoTime} values must be.
  */
 final class Stamps {
     private long[] nanos = new long[16];

@@ -23,8 +23,8 @@ record ZkCounters(long zxid, long packetsReceived) {
         String first = hostPort.split(",")[0];
         String host = first.substring(0, first.lastIndexOf(':'));
         int port = Integer.parseInt(first.substring(first.lastIndexOf(':') + 1));
-        // One word, srvr, for both: mntr's answer also computes every latency percentile the server keeps, and that
-        // work (and its compiling) landed on the cores between, and sometimes during, the repetitions measured.
+        // One word, srvr, for both: mntr's answer also computes every latency percentile the server keeps, work (and
+        // compiling) that would land on the cores between, and sometimes during, the repetitions measured.
         String srvr = fourLetterWord(host, port, "srvr");
         long zxid = Long.decode(value(srvr, "Zxid:"));
         long packets = Long.parseLong(value(srvr, "Received:"));

@@ -63,7 +63,7 @@ import shepherd.transport.TransportConfig;
  * unchanged (DESIGN §6). It is the consumer's own transport client's single I/O thread
  * ({@link TransportClient#loop()}): a frame read from the coordinator becomes an event on the thread that read it,
  * and an answer is written by the thread that decided it, with no hand-off either way (on a loop of its own, each
- * Stop, Start and Ping cost two thread wake-ups more: docs/performance-log.md). Timers, fetchers and application calls
+ * Stop, Start and Ping would cost two thread wake-ups more). Timers, fetchers and application calls
  * only {@link #post} work onto it; it never blocks and never runs application or partition-source code. Once
  * {@link #close()} or {@link #halt()} has begun, nothing of this consumer runs on it any more. Each event goes through
  * {@code core.onEvent}; the effects of the step are executed in list order, and anything they lead to (a response,
@@ -118,8 +118,8 @@ public final class ConsumerRuntime {
     private volatile boolean consultAnswered;
     /**
      * What {@link #status()} is built from, as of the loop's last step. Published, not built, after every step: the
-     * status lists the assigned partitions by name, sorted, which on every ping of every consumer was a stream, a
-     * sort and a string per partition that nobody asked for.
+     * status lists the assigned partitions by name, sorted, which on every ping of every consumer would be a stream,
+     * a sort and a string per partition that nobody asked for.
      */
     private volatile Published published;
 
@@ -697,7 +697,7 @@ public final class ConsumerRuntime {
     /**
      * The offsets taken, for a request whose answer carries them (Ping, and Stop); none for a Start, whose answer
      * carries none: at 64 members a rebalance's Start round would otherwise copy and sort every member's offsets for
-     * nothing (docs/performance-log.md).
+     * nothing.
      */
     private List<PartitionOffset> takenFor(Request request) {
         return request instanceof StartRequest ? List.of() : taken.snapshot();

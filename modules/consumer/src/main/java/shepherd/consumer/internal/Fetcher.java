@@ -14,9 +14,9 @@ import shepherd.protocol.OffsetReset;
  * log from the Start offset into the queue of the stream that owns it (seed Start handler 4.1). It never runs on the
  * network loop, and the source's code never runs there either. Closed by the loop on Stop; it then adds nothing more
  * ({@link StreamQueue#offer}), whenever its thread notices: its thread is interrupted only when it is handed the
- * next generation's fetcher or released ({@link FetcherThreads}). The pool's threads outlive generations: a
- * rebalance that moved every partition used to create and end one thread per partition and consumer, most of the
- * consumers' CPU in a rebalance (docs/performance-log.md).
+ * next generation's fetcher or released ({@link FetcherThreads}). The pool's threads outlive generations: creating
+ * and ending one thread per partition and consumer in a rebalance that moves every partition would be most of the
+ * consumers' CPU in it.
  *
  * <p>A read error is logged once per failure streak with the partition and offset, then the fetcher waits and
  * opens a new reader at the next offset: a log that is briefly unreadable delays this partition only.
@@ -87,7 +87,7 @@ final class Fetcher implements Runnable {
     /**
      * The fetch, on a pool thread. The thread keeps the pool's name ({@code shepherd-fetcher-<consumer>-<n>}):
      * renaming it for each run costs a system call and the JVM's formatting of the native name twice per partition
-     * and generation, 12 to 18 ms of CPU per rebalance of 64 consumers × 1,024 partitions (docs/performance-log.md).
+     * and generation, 12 to 18 ms of CPU per rebalance of 64 consumers × 1,024 partitions.
      */
     @Override
     public void run() {

@@ -16,9 +16,9 @@ import java.util.concurrent.locks.LockSupport;
  * is what seed Stop handler 1.2 requires), but it does not interrupt their threads. A thread whose fetcher was closed
  * <em>lingers</em>: it stays in its source's read until the next Start hands it a fetcher of the new generation
  * ({@link #run}: the interrupt that ends the old read is also the wake-up that begins the new one), or until it is
- * {@link #release released}. Interrupting every thread at the Stop and waking another at the Start cost two thread
- * wake-ups per partition and generation, and the first pair of them fell into the Stop round, on the same cores as
- * every other member's answer (docs/performance-log.md). A lingering read is harmless: its fetcher is closed, so
+ * {@link #release released}. Interrupting every thread at the Stop and waking another at the Start would cost two
+ * thread wake-ups per partition and generation, the first of them inside the Stop round, on the same cores as every
+ * other member's answer. A lingering read is harmless: its fetcher is closed, so
  * whatever it returns is refused, and the run then ends by itself.
  *
  * <p>Interrupts reach the run they are meant for only: a thread is interrupted under its own lock while it runs a

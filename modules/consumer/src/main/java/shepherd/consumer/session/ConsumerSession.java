@@ -81,7 +81,7 @@ public final class ConsumerSession {
         START_WITHOUT_STOP,
         /** Answer Stop as soon as the fetchers are asked to stop (the seed's wording, read literally). */
         EARLY_STOP_RESPONSE,
-        /** End the session as left once Leave is sent, without its answer (as this core once did). */
+        /** End the session as left once Leave is sent, never reading the answer that says if the offsets landed. */
         UNCONFIRMED_LEAVE
     }
 

@@ -20,8 +20,8 @@ import shepherd.protocol.ErrorCode;
  * its path) and the offending value.
  *
  * <p>Reads straight from the frame's bytes (the buffer's own array, or one copy of a buffer without one) with an
- * index of its own: a {@code ByteBuffer}'s per-read position and limit bookkeeping was a third of decoding a Start
- * of 1,024 partitions (docs/performance-log.md). Topic names, which repeat from element to element, are read through a
+ * index of its own: a {@code ByteBuffer}'s per-read position and limit bookkeeping would be a third of decoding a
+ * Start of 1,024 partitions. Topic names, which repeat from element to element, are read through a
  * small cache of recent strings ({@link #topic}).
  */
 public final class Reader {

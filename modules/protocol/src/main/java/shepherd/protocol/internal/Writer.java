@@ -17,7 +17,7 @@ import shepherd.protocol.ErrorCode;
  * ({@link #putInt(int, int)}), once the size is known.
  *
  * <p>One pass, straight into an array: measuring every frame first and then writing it again, through a
- * {@code ByteBuffer}'s per-write position and limit bookkeeping, cost about twice as much (docs/performance-log.md).
+ * {@code ByteBuffer}'s per-write position and limit bookkeeping, costs about twice as much.
  */
 public final class Writer {
     /** The int16 length prefix caps a string at this many UTF-8 bytes. */
