@@ -48,7 +48,7 @@ ZkReachable(b) == link[b] = "UP" /\ zkAlive[b]
 OffsetIn(os, p) == (CHOOSE x \in os : x[1] = p)[2]
 HasOffset(os, p) == \E x \in os : x[1] = p
 
-\* b has sent its handover record (Coordinator.maybeHandOver).
+\* b has sent its handover record (Handover.maybeHandOver).
 HandoverSent(b) == \E i \in 1..Len(zkReqs[b]) : zkReqs[b][i].kind = "handover"
 
 \* Offset writes of b sent to ZooKeeper and not answered yet.
@@ -61,7 +61,7 @@ Floor(b, p) ==
     LET os == {zkOffset[p]} \cup {t[2] : t \in {x \in SentOffsets(b) \cup wQueued[b] : x[1] = p}}
     IN CHOOSE o \in os : \A o2 \in os : o2 <= o
 
-\* Coordinator.acceptOffsets: the queue after c's report os.  Java accepts
+\* Membership.acceptOffsets: the queue after c's report os.  Java accepts
 \* only a member that answered Start of the current generation
 \* (Member.startedGeneration), so it owns what it fetched; here a report is
 \* non-empty only if c was fetching, and c fetched under a Start of this
@@ -360,7 +360,7 @@ AddPartition(p) ==
 \* election's setData reads and clears the handover flag: when the previous
 \* epoch handed over cleanly nobody fetches, so the lease wait is skipped and
 \* only a grace for the members to come back remains (Election.runForElection
-\* -> ElectionWon(handover) -> Coordinator.maybeLoaded; the grace may end at
+\* -> ElectionWon(handover) -> Loader.maybeLoaded; the grace may end at
 \* any time: EndLeaseWait is enabled at once).
 Elect(b) ==
     /\ ~paused[b]
@@ -407,7 +407,7 @@ StandDown(b) ==
 -----------------------------------------------------------------------------
 (* Coordinator: members and pings (DESIGN §5) *)
 
-\* A Register at the head of c's connection to b (Coordinator.onRegister).
+\* A Register at the head of c's connection to b (Membership.register).
 \* Not coordinator, or the consumer has seen a higher epoch: NOT_COORDINATOR /
 \* STALE_COORDINATOR_EPOCH, the consumer rediscovers.  Else c becomes a member
 \* and is answered (which grants a lease, so only with a live session); a
@@ -476,7 +476,7 @@ RemoveFailed(b, c) ==
     /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, phase, runGen, stopSet, acked, asg,
                    consumerVars, netVars, pipeVars>>
 
-\* A Leave at the head of c's connection (Coordinator.onLeave): c is no longer
+\* A Leave at the head of c's connection (Membership.leave): c is no longer
 \* a member, a membership change (RUNNING -> RUNNING_DIRTY during a run); the
 \* connection is closed.  If c was in the running barrier: before the write it
 \* is dropped from it (it has stopped, and gets nothing); after the write it
@@ -503,8 +503,8 @@ HandleLeave(b, c) ==
 
 \* The topic's partitions changed: the watch fires (TopicPartitionChange),
 \* the coordinator re-reads the topic and updates its copy
-\* (Coordinator.onTopicRead), and every group interested in the topic is
-\* triggered (Coordinator.topicsChanged -> requestRebalance: IDLE -> QUEUED,
+\* (Loader.topicRead), and every group interested in the topic is
+\* triggered (Groups.topicsChanged -> Rebalance.request: IDLE -> QUEUED,
 \* RUNNING -> RUNNING_DIRTY).  During the post-election wait the run at its
 \* end picks the change up; a handing-over coordinator leaves it to the next
 \* one, which reads the topic when elected.  The watch and the read are one
@@ -598,11 +598,11 @@ RunStart(b) ==
     /\ UNCHANGED <<leaves, topicView, zkVars, link, paused, expiredPending, expiries, pauses, cuts, role, epoch, sinceWon, members,
                    sinceSent, asg, chan, handovers, pipeVars>>
 
-\* A StopResponse(g) (Coordinator.onStopAnswered).  Late or foreign ones are
+\* A StopResponse(g) (Rebalance.stopAnswered).  Late or foreign ones are
 \* dropped.  Its offsets are accepted if c answered Start(g) of this
 \* coordinator (Member.startedGeneration; c owns what it fetched) and beyond
 \* the floor; they are queued, not sent: the owners multi takes them along
-\* (Coordinator.acceptOffsets).
+\* (Membership.acceptOffsets).
 OnStopResponse(b, c) ==
     /\ ~paused[b]
     /\ role[b] # "HANDING_OVER"
@@ -628,7 +628,7 @@ BarrierDone(b, F) ==
 \* function: the assignor is abstracted; Coordinator.assign reads its copy
 \* of the topics when it writes, owners outside it are deleted) and written with one
 \* fenced multi: check(/consumers/epoch, epoch), the offsets queued from the
-\* Stop answers, owners, generation g + 1 (Coordinator.writeOwners ->
+\* Stop answers, owners, generation g + 1 (Rebalance.writeOwners ->
 \* WritePipeline; nothing else is in flight for the group while it leads).
 \* BadVersion: stand down.  Fencing = FALSE is the seed (D2): no check.
 WriteOwners(b) ==
@@ -660,7 +660,7 @@ WriteOwners(b) ==
                                  consumerVars, netVars, handovers, zkHandover, offsetLost, zkReqs, hoAcc>>
 
 \* Start(g + 1) with its partitions and their committed offsets to every
-\* member that stopped (Coordinator.sendStarts; the coordinator's mirror of
+\* member that stopped (Rebalance.sendStarts; the coordinator's mirror of
 \* the offsets is ZooKeeper's: it wrote them itself, see
 \* docs/verification.md); a command, so only with a live session.
 SendStarts(b) ==
@@ -682,7 +682,7 @@ SendStarts(b) ==
     /\ UNCHANGED <<leaves, topicView, zkVars, envVars, role, epoch, sinceWon, members, trig, runGen, stopSet,
                    asg, chan, pipeVars>>
 
-\* A StartResponse(g + 1) (Coordinator.onStartAnswered).  During a handover
+\* A StartResponse(g + 1) (Rebalance.startAnswered).  During a handover
 \* the run is aborted (phase IDLE) and the answer is dropped, as in Java.
 OnStartResponse(b, c) ==
     /\ ~paused[b]
@@ -714,7 +714,7 @@ FinishRun(b) ==
 -----------------------------------------------------------------------------
 (* Coordinator: graceful handover (DESIGN §5) and ZooKeeper's answers *)
 
-\* Graceful handover begins (Coordinator.beginHandover, on HandoverRequested:
+\* Graceful handover begins (Handover.begin, on HandoverRequested:
 \* the broker is asked to stop).  A running rebalance is aborted (its pending
 \* answers are forgotten); every member is sent Stop(g) of the current
 \* generation if commanding is allowed; no more pings.  Offsets still queued
@@ -742,12 +742,12 @@ BeginHandover(b) ==
     /\ UNCHANGED <<leaves, topicView, zkVars, link, paused, sinceAck, expiredPending, expiries, pauses, cuts,
                    epoch, sinceWon, members, sinceSent, consumerVars, chan, toB>>
 
-\* A StopResponse during the handover (Coordinator.onHandoverStopped): c has
-\* stopped; its offsets are accepted as in a run (Coordinator.acceptOffsets)
+\* A StopResponse during the handover (Handover.answered): c has
+\* stopped; its offsets are accepted as in a run (Membership.acceptOffsets)
 \* and sent at once (WritePipeline.flush: behind the multi in flight, if
 \* any).  Java matches the answer by request id; here by generation, so an
 \* answer to the aborted run's Stop(g) counts too (c has stopped all the same).
-\* Once the record is sent, answers are dropped (maybeHandOver clears
+\* Once the record is sent, answers are dropped (Handover.maybeHandOver clears
 \* handoverAwaiting): a late answer's offsets are not acknowledged.
 OnHandoverStopped(b, c) ==
     /\ ~paused[b]
@@ -772,7 +772,7 @@ OnHandoverStopped(b, c) ==
 
 \* Every member acknowledged the Stop or its lease surely ran out (the handover
 \* deadline), and the post-election lease wait is over (fencedUntil): record
-\* the handover (Coordinator.maybeHandOver).  The record is
+\* the handover (Handover.maybeHandOver).  The record is
 \* setData(/consumers/epoch, handover: true, version = epoch): it changes the
 \* epoch node's version, so every fenced multi sent after it fails.  With
 \* HandoverWaitsForWrites (the fix) it waits until no offset write is queued
@@ -797,7 +797,7 @@ HandOver(b) ==
 \*    commits.  Fencing = FALSE: no check.
 \*  - The handover record: commits if the epoch is still b's (conditional
 \*    setData); either way b resets, deletes its election node and closes
-\*    (the afterWrite callback of maybeHandOver: Resign, HandedOver).  Here
+\*    (the WritePipeline.afterWrite callback of Handover.maybeHandOver: Resign, HandedOver).  Here
 \*    the broker process restarts as a follower at once.  offsetLost records
 \*    whether an offset b accepted is not committed when its record commits.
 ZkAnswer(b) ==
@@ -850,7 +850,7 @@ Discover(c) ==
 
 \* With D = 0, Discover, the coordinator's HandleRegister and the consumer's
 \* OnRegisterResponse as one step (ConsumerSession.onConsultResponse ->
-\* Coordinator.onRegister -> ConsumerSession.onRegisterResponse), taken when
+\* Membership.register -> ConsumerSession.onRegisterResponse), taken when
 \* the coordinator accepts the Register (docs/verification.md §2: Discover reads only the election node
 \* and the epoch, so it can wait until the Register is handled unless one of
 \* them changes first; ZkExpireSession sends the Registers that must go

@@ -37,7 +37,7 @@ CONSTANTS
                      \* "ANY_SESSION": DESIGN §5 literally; "UNTIL_EXPIRED": command until
                      \*   told Expired, also while Disconnected (both rejected)
     HandoverWaitsForWrites \* TRUE: the handover record is sent only once the write pipeline is drained
-                     \*   (Coordinator.maybeHandOver as fixed); FALSE: as soon as every Stop is answered (rejected)
+                     \*   (Handover.maybeHandOver as fixed); FALSE: as soon as every Stop is answered (rejected)
 
 ASSUME /\ SessionTimeout \in Nat \ {0}
        /\ Lease \in Nat \ {0}
