@@ -4,14 +4,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.SortedMap;
-import java.util.SortedSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -31,17 +28,19 @@ import shepherd.transport.ConnectionHandler;
 
 /**
  * The broker's event loop: one thread owns the {@link Coordinator} and executes its effects; Netty, ZooKeeper and
- * timer threads only enqueue events (DESIGN §2, docs/architecture.md §2). Handling one event at a time is what
+ * timer threads only enqueue events (DESIGN §2, docs/architecture.md §3). Each effect goes where its type says
+ * ({@link CoordinatorEffect.ZooKeeper} to the adapter, {@link CoordinatorEffect.Network} to the connections,
+ * {@link CoordinatorEffect.Timer} to the timers, {@link CoordinatorEffect.Observation} to the logs and metrics). Handling one event at a time is what
  * makes "stop commanding at once" on Disconnected true: the next event already sees it.
  *
  * <p><b>Logging.</b> The loop is the one place that sees every event and effect in order, so it logs the cluster's
  * story once, at INFO, as {@code key=value} fields: elections and observed coordinators, session changes, role
  * changes with the epoch, handover, the brokers list, the core's Notices, and per rebalance its outcome (generation,
- * members, partitions). Rebalance outcomes are found cheaply: only groups whose run emitted {@code Assigned} are
- * looked at after each event, until their run ends.
+ * members, partitions) as the core observes it ({@code GenerationReached}, {@code RebalanceEnded}): the loop never
+ * asks the core what happened.
  *
  * <p><b>Metrics.</b> For the same reason the loop feeds {@link BrokerMetrics}: each rebalance's outcome and duration
- * where it is logged, missed pings and failed members from the kind of the core's Notices, session events, and the
+ * where it is logged, missed pings from the kind of the core's Notices, failed members from {@code MemberRemoved}, session events, and the
  * latency of every ZooKeeper answer (its {@code sentAtMs} was stamped with this loop's clock). The gauges (epoch,
  * groups, members) are set by {@link #refreshMetrics()}, on the loop thread, when a scrape asks.
  */

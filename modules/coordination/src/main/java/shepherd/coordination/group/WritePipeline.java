@@ -20,7 +20,7 @@ import shepherd.coordination.ZkOp;
  * one write of the group is ever outstanding, so reading the group back tells which: if every op is reflected, it
  * committed (or was a no-op, which is as good); otherwise it did not, and it is sent again. Re-sending blindly would
  * be wrong: the first attempt may have committed, and the group's owners may no longer be those the second
- * attempt's offsets were reported under (the simulation found this: seed 807).
+ * attempt's offsets were reported under: a Stop's offsets would land after the next generation's owners.
  */
 final class WritePipeline {
     /** What the pipeline needs of its coordinator. */
