@@ -68,8 +68,8 @@ import shepherd.protocol.WildcardSubscription;
  * The coordinator core driven step by step, the way the broker's event loop drives it, with every ZooKeeper and
  * consumer answer chosen by the test: each behaviour of DESIGN §5–§6, and each seed defect it fixes, is pinned to
  * the exact interleaving that exercises it. Negative controls switch a {@link Defect} back on and show the
- * corresponding test would notice. A test whose comment starts with {@code Was a bug:} pins a flaw these tests found
- * in the core, now fixed, with the interleaving that exposed it.
+ * corresponding test would notice. A test whose comment lists numbered steps pins the interleaving that a
+ * plausible coordinator gets wrong, and what goes wrong in it.
  */
 class CoordinatorTest {
     static final int EPOCH = 5;
@@ -387,12 +387,11 @@ class CoordinatorTest {
 
         @Test
         void repeatedRegistrationIsNotAnsweredBeforeTheFirstWriteCommits() {
-            // Was a bug (minor): the "same Register again" shortcut in onRegister answered at once whenever the member
-            // was confirmed on this connection with an equal registration, but confirmed is set before the write that
-            // records it has committed:
+            // The "same Register again" shortcut of Membership.register must wait for the first one's write: the
+            // member is confirmed before the write that records it has committed. Answering at once goes wrong so:
             //   1. a registers on connection 1 → Write [PutGroup, PutRegistration] in flight, no answer yet;
             //   2. a resends the same Register on connection 1 (its request timed out) → RegisterResponse NONE;
-            //   3. the write is then refused (or fenced): a was told it is registered though nothing is recorded,
+            //   3. the write is then refused (or fenced): a is told it is registered though nothing is recorded,
             //      so the next coordinator will not know it.
             d.register(1, G, "a", "t");
             long write = d.onlyWrite().writeId();
@@ -593,11 +592,11 @@ class CoordinatorTest {
 
         @Test
         void reRegistrationOfTheLastUnstartedParticipantEndsTheStartRoundAtOnce() {
-            // Was a bug (liveness, minor): forgetIncarnation dropped the member from the run but, unlike
-            // onConnectionClosed, did not advance it:
+            // Liveness: forgetting an incarnation drops the member from the run and must advance the run, as a
+            // closed connection does; otherwise:
             //   1. a, b and c have acknowledged Stop(2); owners of generation 3 committed; Start(3) sent to all;
             //   2. a and b acknowledge Start(3); c re-registers on a new connection before acknowledging;
-            //   3. the run now waits for nobody, yet stays in STARTING until the Start timeout fires, then ends as
+            //   3. the run waits for nobody, yet stays in STARTING until the Start timeout fires, then ends as
             //      failed (backoff, failedRuns + 1) before c is started by a retry.
             d.ackStop(1);
             d.ackStop(2);
@@ -780,8 +779,8 @@ class CoordinatorTest {
         }
         @Test
         void anOlderReportArrivingWhileANewerOffsetIsInFlightNeverMovesTheOffsetBackwards() {
-            // Was a bug: acceptOffsets compared a report only with the mirror (offsets already committed), not with
-            // the PutOffset in flight (now GroupState.offsetFloor), and the queue compacts only within a batch. So:
+            // A report must exceed the PutOffset in flight too, not only the mirror (GroupState.offsetFloor): the
+            // queue compacts only within a batch. Compared with the mirror alone:
             //   1. a (owner of t/1-0, generation 2) commits offset 16 → Write w1 [PutOffset 16] in flight;
             //   2. a retried or reordered report of 10 arrives (OffsetCommit or a Ping answer) → the mirror still
             //      has no offset, 10 is "beyond" it → PutOffset 10 is queued behind w1;
@@ -880,10 +879,9 @@ class CoordinatorTest {
 
         @Test
         void leavingConnectionIsNotClosedBeforeItsLeaveIsAnswered() {
-            // Was a bug: onLeave called removeMember while the member still held its connection, so the Leave itself
-            // emitted CloseConnection(1); the LeaveResponse is emitted only later, when the write commits. The
-            // runtime executes effects in order, so it closes the connection first and the consumer never learns
-            // whether its final offsets were committed:
+            // A Leave's connection stays open for its answer, which comes only when the write commits. Removing
+            // the member while it still holds its connection would emit CloseConnection(1) first; the runtime
+            // executes effects in order, so the consumer would never learn whether its final offsets committed:
             //   1. a (connection 1) sends Leave with offsets → effects: [..., CloseConnection(1), ..., Write];
             //   2. the runtime closes connection 1;
             //   3. ZkWriteDone → Respond(1, LeaveResponse NONE), on a connection that no longer exists.
@@ -1353,12 +1351,13 @@ class CoordinatorTest {
 
         @Test
         void handoverRecordsItselfOnlyAfterTheOffsetsOfTheStopsAreWritten() {
-            // Was a bug: the handover record bumps the epoch node's version, so a fenced offset write queued behind
-            // it failed its epoch check and the Stop responses' offsets were lost (consumers re-delivered them):
+            // The handover record bumps the epoch node's version, so a fenced offset write queued behind it would
+            // fail its epoch check and lose the Stop answers' offsets (consumers would re-deliver them):
             //   1. both members answer the handover Stop with offsets; a's offsets go out in a multi, b's queue
             //      behind it (one multi in flight per group);
             //   2. every Stop is answered, so PutHandover is sent at once, ahead of b's offsets;
             //   3. PutHandover commits and changes /consumers/epoch; b's multi then fails the epoch check.
+            // Hence the handover record waits until every group's writes are durable.
             d.feed(new CoordinatorEvent.HandoverRequested());
             d.answer(1, StopRequest.class, new StopResponse(ErrorCode.NONE, List.of(offset(0, 7))));
             Write first = d.onlyWrite();
@@ -1375,12 +1374,12 @@ class CoordinatorTest {
 
         @Test
         void sessionExpiryDuringHandoverDoesNotRejoinTheElection() {
-            // Was a bug: ZkExpired always reset and emitted RunForElection, even while HANDING_OVER (the broker is
-            // shutting down), unlike a fenced write during handover, which ends in Resign(false) + HandedOver:
+            // An expiry while HANDING_OVER (the broker is shutting down) ends the handover, as a fenced write does
+            // (Resign(false) + HandedOver), instead of running for election again:
             //   1. HandoverRequested → Stops sent, role HANDING_OVER;
             //   2. the session expires before every Stop is acknowledged;
-            //   3. the core emits RunForElection and returns to FOLLOWER: the closing broker may win again, and
-            //      HandedOver never comes, so the runtime's shutdown waits for nothing.
+            //   3. a core that emitted RunForElection would return to FOLLOWER: the closing broker may win again,
+            //      and HandedOver never comes, so the runtime's shutdown would wait for nothing.
             d.feed(new CoordinatorEvent.HandoverRequested());
             List<CoordinatorEffect> effects = d.feed(new CoordinatorEvent.ZkExpired());
             assertFalse(effects.contains(new RunForElection()), effects.toString());
