@@ -18,7 +18,7 @@ import shepherd.transport.TransportConfig;
  * the same listening socket, frame decoder, event loop, core and response path as a consumer's. A Consult changes
  * nothing, in any role. Traced in a graceful handover, a just-restarted standby took 50–100 ms to accept its first
  * consumer connections and read their first frames, and up to 10 ms per answer, because no request had ever crossed
- * its JVM's network code (docs/performance-log.md).
+ * its JVM's network code.
  */
 final class SelfConsult {
     private SelfConsult() {}

@@ -22,7 +22,7 @@ import shepherd.zookeeper.ZnodeFormatException;
 /**
  * Runs the coordinator's code before the broker may have to coordinate: a broker usually waits as a standby, and the
  * first takeover of its JVM ran that code for the first time — class loading and the interpreter made a graceful
- * handover to a fresh standby take 0.5 s where a warm one takes a fraction (docs/performance-log.md). Each round, on
+ * handover to a fresh standby take 0.5 s where a warm one takes a fraction. Each round, on
  * private state and without any I/O, goes through what a coordinator taking over does: the znode codec both ways for
  * a recorded group, a core ({@link CoreRig}) that wins after a clean handover and loads that group, its members
  * registering again, the rebalance, pings, a member leaving and coming back, a handover of its own; every message of

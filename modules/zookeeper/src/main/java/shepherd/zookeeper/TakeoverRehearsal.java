@@ -26,8 +26,7 @@ import shepherd.coordination.assign.TopicPartition;
  *       of it was applied; its other ops name a group no real group can be ({@value #GROUP}: ids have no ':').</li>
  * </ol>
  * A trace of takeovers showed that the first run of these paths in a standby's JVM (the classes loaded, the lambdas
- * linked, the code compiled while the cores were busiest) was a good part of a graceful handover
- * (docs/performance-log.md).
+ * linked, the code compiled while the cores were busiest) was a good part of a graceful handover.
  */
 final class TakeoverRehearsal {
     /** The group the rehearsed write names: ':' is not allowed in ids, so no real group has this name. */
