@@ -6,8 +6,8 @@ import shepherd.protocol.ErrorCode;
 import shepherd.protocol.PartitionAssignment;
 
 /**
- * The whole state of one consumer session, immutable. Only {@link ConsumerSession} builds new values, through
- * {@link Builder#status}, which enforces {@link SessionStatus#transitionTo}.
+ * The whole state of one consumer session, immutable. Only the core ({@link ConsumerSession} and its handlers in
+ * this package) builds new values, through {@link Builder#status}, which enforces {@link SessionStatus#transitionTo}.
  *
  * @param config            null until {@link SessionEvent.Started}
  * @param generation        FETCHING: the generation fetched; STOPPED: the highest generation we acknowledged
