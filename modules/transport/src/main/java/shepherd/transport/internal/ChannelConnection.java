@@ -12,15 +12,12 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import shepherd.protocol.ApiKey;
 import shepherd.protocol.Frame;
 import shepherd.protocol.FrameCodec;
 import shepherd.protocol.FrameKind;
@@ -31,18 +28,18 @@ import shepherd.transport.Connection;
 import shepherd.transport.ConnectionClosedException;
 import shepherd.transport.ConnectionHandler;
 import shepherd.transport.InvalidFrameException;
-import shepherd.transport.RequestTimeoutException;
 import shepherd.transport.TooManyPendingRequestsException;
 import shepherd.transport.TransportConfig;
-import shepherd.transport.UnexpectedResponseException;
 import shepherd.transport.WriteBufferFullException;
 
 /**
  * A {@link Connection} and the last handler of its channel's pipeline.
  *
- * <p><b>Two correlation maps.</b> Both ends send requests, so each end keeps {@link #pending} (requests we sent,
- * by the correlation id we chose; a RESPONSE frame is matched here) and {@link #awaiting} (requests we received, by
- * the peer's id, until {@link #respond}; a REQUEST frame is added here). The two id spaces are independent.
+ * <p><b>Two correlation maps.</b> Both ends send requests, so each end keeps {@link PendingRequests} (requests we
+ * sent, by the correlation id we chose; a RESPONSE frame is matched there, and the request timeouts live there) and
+ * {@link AwaitingRequests} (requests we received, by the peer's id, until {@link #respond}; a REQUEST frame is added
+ * there). The two id spaces are independent. This class is the channel's side: the pipeline events, the admission
+ * of requests, the writes, back-pressure on reading and the close.
  *
  * <p><b>Threads.</b> Frames, timeouts and the close arrive on the channel's event loop; {@link #request},
  * {@link #respond} and {@link #close} may be called from any thread. {@link #request} does its admission checks and
@@ -54,8 +51,7 @@ import shepherd.transport.WriteBufferFullException;
  *   <li>{@code channelInactive} clears {@code open}, then drains {@code pending};</li>
  * </ol>
  * so either the request sees the close and fails itself, or the drain sees the request. Whoever removes an entry
- * from {@code pending} (response, timeout, write failure, drain) owns completing it: {@link #take} is the only
- * removal.
+ * from {@code pending} (response, timeout, write failure, drain) owns completing it ({@link PendingRequests}).
  *
  * <p><b>Back-pressure.</b> Outbound: a request is refused with {@link TooManyPendingRequestsException} at
  * {@code pendingRequestsMax} and with {@link WriteBufferFullException} while the channel is unwritable (unsent bytes
@@ -74,11 +70,8 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
     private final FrameCodec codec;
     private final ConnectionHandler handler;
 
-    private final ConcurrentHashMap<Integer, PendingRequest> pending = new ConcurrentHashMap<>();
-    private final AtomicInteger pendingCount = new AtomicInteger();
-    private final AtomicInteger nextCorrelationId = new AtomicInteger();
-    private final ConcurrentHashMap<Integer, Header> awaiting = new ConcurrentHashMap<>();
-    private final AtomicInteger awaitingCount = new AtomicInteger();
+    private final PendingRequests pending;
+    private final AwaitingRequests awaiting;
 
     private final CompletableFuture<Connection> opened = new CompletableFuture<>();
     private final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
@@ -89,7 +82,6 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
     private boolean active;
     private boolean closing;
     private Throwable closeCause;
-    private long unknownResponses;
     private Runnable onPeerRejected = () -> { };
 
     public ChannelConnection(Channel channel, TransportConfig config, FrameCodec codec, ConnectionHandler handler) {
@@ -97,6 +89,8 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
         this.config = Objects.requireNonNull(config, "config");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.handler = Objects.requireNonNull(handler, "handler");
+        this.pending = new PendingRequests(this, config.pendingRequestsMax());
+        this.awaiting = new AwaitingRequests(config.pendingRequestsMax());
         this.remoteAddress = channel.remoteAddress();
         channel.closeFuture().addListener(closed -> {
             if (!active) { // never active (a failed connect, whose own future says why): no channelInactive
@@ -163,39 +157,39 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
         if (!open) {
             return CompletableFuture.failedFuture(closedException("is closed"));
         }
-        if (!tryAcquirePendingSlot()) {
+        if (!pending.tryAcquireSlot()) {
             return CompletableFuture.failedFuture(
                     new TooManyPendingRequestsException(toString(), config.pendingRequestsMax()));
         }
         if (!channel.isWritable()) {
-            pendingCount.decrementAndGet();
+            pending.releaseSlot();
             return CompletableFuture.failedFuture(new WriteBufferFullException(
                     toString(), unsentBytes(), config.writeBufferHighWaterMarkBytes()));
         }
-        int correlationId = nextCorrelationId.getAndIncrement();
+        int correlationId = pending.nextCorrelationId();
         ByteBuf bytes;
         try {
             bytes = Frames.encode(channel.alloc(), codec, Frame.request(correlationId, request));
         } catch (RuntimeException e) { // FrameTooLargeException: the request does not fit frameBytesMax
-            pendingCount.decrementAndGet();
+            pending.releaseSlot();
             return CompletableFuture.failedFuture(e);
         }
-        PendingRequest entry = new PendingRequest(correlationId, request.apiKey(), timeoutMs);
-        if (pending.putIfAbsent(correlationId, entry) != null) {
+        PendingRequests.Entry entry = pending.add(correlationId, request.apiKey(), timeoutMs);
+        if (entry == null) {
             bytes.release();
-            pendingCount.decrementAndGet();
+            pending.releaseSlot();
             throw new IllegalStateException("Correlation id " + correlationId + " wrapped around onto a request"
                     + " still pending on " + this);
         }
         if (!open) { // step 1 of the race in the class comment: the drain may have missed us
             bytes.release();
-            failIfTaken(entry, closedException("closed before the request was sent"));
+            pending.fail(entry, closedException("closed before the request was sent"));
             return entry.future;
         }
-        scheduleTimeout(entry);
+        pending.scheduleTimeout(entry, channel.eventLoop());
         channel.writeAndFlush(bytes).addListener(written -> {
             if (!written.isSuccess()) {
-                failIfTaken(entry, closedException("could not send " + entry.apiKey + " request "
+                pending.fail(entry, closedException("could not send " + entry.apiKey + " request "
                         + correlationId + ": " + written.cause()));
             }
         });
@@ -205,7 +199,7 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
     @Override
     public void respond(int correlationId, Response response) {
         Objects.requireNonNull(response, "response");
-        Header request = awaiting.remove(correlationId);
+        Header request = awaiting.claim(correlationId);
         if (request == null) {
             if (!open) {
                 log.debug("{}: dropping {} response {}: the connection is closed", this, response.apiKey(),
@@ -216,11 +210,11 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
                     + " awaits a response on " + this + " (answered already, or never received)");
         }
         if (request.apiKey() != response.apiKey()) {
-            awaiting.put(correlationId, request);
+            awaiting.unclaim(request);
             throw new IllegalArgumentException("Request " + correlationId + " on " + this + " is a "
                     + request.apiKey() + ", not answerable with a " + response.apiKey() + " response");
         }
-        if (awaitingCount.decrementAndGet() == config.pendingRequestsMax() - 1) {
+        if (awaiting.release()) {
             onEventLoop(this::updateReading); // below the limit again: we may read the peer again
         }
         writeResponse(request, response);
@@ -249,7 +243,7 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
 
     @Override
     public int pendingRequests() {
-        return pendingCount.get();
+        return pending.count();
     }
 
     @Override
@@ -265,7 +259,7 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
 
     /** Requests the peer sent that we have not answered yet. */
     public int awaitingResponses() {
-        return awaitingCount.get();
+        return awaiting.count();
     }
 
     @Override
@@ -299,7 +293,7 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
         } else if (msg instanceof Frame frame && frame.header().kind() == FrameKind.REQUEST) {
             onRequestFrame(frame);
         } else if (msg instanceof Frame frame) { // a RESPONSE
-            onResponseFrame(frame);
+            pending.complete(frame);
         } else {
             throw new IllegalStateException("Unexpected pipeline message " + msg.getClass() + " on " + this);
         }
@@ -328,12 +322,9 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         open = false; // step 2 of the race in the class comment: clear, then drain
-        for (PendingRequest entry : pending.values()) {
-            failIfTaken(entry, closedException("closed with the " + entry.apiKey + " request "
-                    + entry.correlationId + " pending"));
-        }
+        pending.failAll(entry -> closedException("closed with the " + entry.apiKey + " request "
+                + entry.correlationId + " pending"));
         awaiting.clear();
-        awaitingCount.set(0);
         if (active) {
             try {
                 handler.onClose(this, Optional.ofNullable(closeCause));
@@ -353,54 +344,22 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
         }
         Header header = frame.header();
         int correlationId = header.correlationId();
-        if (awaiting.putIfAbsent(correlationId, header) != null) {
+        if (!awaiting.add(header)) {
             rejectPeer(new InboundViolation("request " + correlationId + " reuses the correlation id of a "
                     + "request we have not answered yet", Optional.empty(), null));
             return;
         }
-        awaitingCount.incrementAndGet();
         try {
             handler.onRequest(this, correlationId, (Request) frame.message());
         } catch (RuntimeException e) {
             log.error("{}: handler failed on {} request {}; answering UNKNOWN", this, header.apiKey(),
                     correlationId, e);
-            if (awaiting.remove(correlationId) != null) {
-                awaitingCount.decrementAndGet();
+            if (awaiting.claim(correlationId) != null) {
+                awaiting.release();
                 writeResponse(header, WireErrors.handlerFailed(header.apiKey()));
             }
         }
         updateReading();
-    }
-
-    private void onResponseFrame(Frame frame) {
-        int correlationId = frame.header().correlationId();
-        PendingRequest entry = pending.get(correlationId);
-        if (entry == null || !take(entry)) {
-            logUnknownResponse(frame);
-            return;
-        }
-        Response response = (Response) frame.message();
-        if (response.apiKey() != entry.apiKey) {
-            log.warn("{}: {} request {} was answered with a {} response", this, entry.apiKey, correlationId,
-                    response.apiKey());
-            entry.future.completeExceptionally(
-                    new UnexpectedResponseException(toString(), entry.apiKey, response.apiKey(), correlationId));
-        } else {
-            entry.future.complete(response);
-        }
-    }
-
-    /** Once per connection at WARN (a timed-out request's late answer lands here too), then at DEBUG. */
-    private void logUnknownResponse(Frame frame) {
-        unknownResponses++;
-        if (unknownResponses == 1) {
-            log.warn("{}: dropping a {} response with correlation id {} that matches no pending request"
-                            + " (further ones are logged at DEBUG)", this, frame.header().apiKey(),
-                    frame.header().correlationId());
-        } else {
-            log.debug("{}: dropping a {} response with unknown correlation id {} ({} so far)", this,
-                    frame.header().apiKey(), frame.header().correlationId(), unknownResponses);
-        }
     }
 
     private void rejectPeer(InboundViolation violation) {
@@ -443,12 +402,12 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
      * its buffer, and the peer may send nothing more until it has our answers to them.
      */
     private void updateReading() {
-        boolean read = open && channel.isWritable() && awaitingCount.get() < config.pendingRequestsMax();
+        boolean read = open && channel.isWritable() && !awaiting.full();
         if (channel.config().isAutoRead() == read) {
             return;
         }
         log.debug("{}: {} reading (writable={}, awaiting={})", this, read ? "resuming" : "pausing",
-                channel.isWritable(), awaitingCount.get());
+                channel.isWritable(), awaiting.count());
         channel.config().setAutoRead(read);
         if (read) {
             onEventLoopLater(this::decodeBuffered);
@@ -487,52 +446,6 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
                 request.correlationId()), response);
     }
 
-    private boolean tryAcquirePendingSlot() {
-        while (true) {
-            int count = pendingCount.get();
-            if (count >= config.pendingRequestsMax()) {
-                return false;
-            }
-            if (pendingCount.compareAndSet(count, count + 1)) {
-                return true;
-            }
-        }
-    }
-
-    private void scheduleTimeout(PendingRequest entry) {
-        try {
-            entry.timeout = channel.eventLoop().schedule(() -> failIfTaken(entry, new RequestTimeoutException(
-                    toString(), entry.apiKey, entry.correlationId, entry.timeoutMs)),
-                    entry.timeoutMs, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) { // the event loop is shutting down
-            failIfTaken(entry, closedException("is shutting down"));
-            return;
-        }
-        if (entry.taken) { // completed before the timeout was stored: take() could not cancel it
-            entry.timeout.cancel(false);
-        }
-    }
-
-    /** The only removal from {@link #pending}: true for exactly one caller per entry, which then completes it. */
-    private boolean take(PendingRequest entry) {
-        if (!pending.remove(entry.correlationId, entry)) {
-            return false;
-        }
-        entry.taken = true;
-        Future<?> timeout = entry.timeout;
-        if (timeout != null) {
-            timeout.cancel(false);
-        }
-        pendingCount.decrementAndGet();
-        return true;
-    }
-
-    private void failIfTaken(PendingRequest entry, Throwable cause) {
-        if (take(entry)) {
-            entry.future.completeExceptionally(cause);
-        }
-    }
-
     private ConnectionClosedException closedException(String what) {
         return new ConnectionClosedException(this + " " + what);
     }
@@ -550,22 +463,6 @@ public final class ChannelConnection extends ChannelDuplexHandler implements Con
             channel.eventLoop().execute(task);
         } catch (RejectedExecutionException e) {
             log.debug("{}: event loop is shut down; dropping a task", this);
-        }
-    }
-
-    /** A request we sent that awaits its response. */
-    private static final class PendingRequest {
-        final int correlationId;
-        final ApiKey apiKey;
-        final long timeoutMs;
-        final CompletableFuture<Response> future = new CompletableFuture<>();
-        volatile Future<?> timeout;
-        volatile boolean taken;
-
-        PendingRequest(int correlationId, ApiKey apiKey, long timeoutMs) {
-            this.correlationId = correlationId;
-            this.apiKey = apiKey;
-            this.timeoutMs = timeoutMs;
         }
     }
 }
