@@ -30,7 +30,7 @@ final class ModuleRules {
             "shepherd.source.file", Set.of("shepherd.consumer"),
             "shepherd.broker", Set.of("shepherd.coordination", "shepherd.zookeeper", "shepherd.transport"),
             "shepherd.cli", Set.of("shepherd.broker", "shepherd.consumer", "shepherd.source.file"),
-            "shepherd.testkit", Set.of("shepherd.coordination", "shepherd.consumer"),
+            "shepherd.testkit", Set.of("shepherd.coordination", "shepherd.consumer", "shepherd.zookeeper"),
             "shepherd.simulation", Set.of("shepherd.testkit"));
 
     /** Project module → name prefixes of the third-party modules it may require. */

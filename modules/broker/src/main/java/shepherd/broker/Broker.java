@@ -16,7 +16,9 @@ import shepherd.coordination.CoordinatorEvent;
 import shepherd.coordination.defect.Defect;
 import shepherd.protocol.BrokerInfo;
 import shepherd.transport.TransportServer;
+import shepherd.zookeeper.ZkLoop;
 import shepherd.zookeeper.ZooKeeperAdapter;
+import shepherd.zookeeper.ZooKeeperClient;
 
 /**
  * The composition root of one broker process: the transport server, the ZooKeeper adapter and the event loop that
@@ -87,7 +89,10 @@ public final class Broker implements AutoCloseable {
             }
             ZooKeeperAdapter.Config zk = ZooKeeperAdapter.Config.of(config.zookeeperConnect(),
                     (int) config.sessionTimeoutMs(), config.brokerId());
-            adapter = ZooKeeperAdapter.open(config.fencing() ? zk : zk.withoutEpochBump(), loop::enqueue, clock);
+            // The adapter's own thread: its tasks never wait behind the loop's, nor the loop's behind ZooKeeper's.
+            adapter = ZooKeeperAdapter.open(config.fencing() ? zk : zk.withoutEpochBump(),
+                    ZooKeeperClient.factory(zk.connectString(), zk.sessionTimeoutMs()),
+                    ZkLoop.ownThread("shepherd-zk-adapter-" + config.brokerId()), loop::enqueue, clock);
         } catch (IOException | RuntimeException e) {
             if (metricsServer != null) {
                 metricsServer.close();

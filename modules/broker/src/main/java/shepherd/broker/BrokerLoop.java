@@ -25,6 +25,7 @@ import shepherd.protocol.BrokerInfo;
 import shepherd.protocol.Request;
 import shepherd.transport.Connection;
 import shepherd.transport.ConnectionHandler;
+import shepherd.zookeeper.EffectRouter;
 
 /**
  * The broker's event loop: one thread owns the {@link Coordinator} and executes its effects; Netty, ZooKeeper and
@@ -57,6 +58,8 @@ public final class BrokerLoop implements AutoCloseable {
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final ScheduledExecutorService timerThread;
     private final LoopTimers timers;
+    /** Each effect to where it goes: ZooKeeper, the connections, the timers, or the logs and metrics. */
+    private final EffectRouter router;
     private final Thread thread;
     // Loop-thread state:
     private final Map<Long, Connection> connections = new HashMap<>();
@@ -84,6 +87,7 @@ public final class BrokerLoop implements AutoCloseable {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.clockMs = clockMs;
         this.zooKeeper = zooKeeper;
+        this.router = new EffectRouter(zooKeeper::execute, this::network, this::timer, this::observe);
         this.requestTimeoutMs = requestTimeoutMs;
         this.brokerId = brokerId;
         String suffix = brokerId < 0 ? "" : "-" + brokerId;
@@ -213,7 +217,7 @@ public final class BrokerLoop implements AutoCloseable {
         logEvent(event);
         meter(event);
         List<CoordinatorEffect> effects = core.onEvent(event, clockMs.getAsLong());
-        effects.forEach(this::execute);
+        router.executeAll(effects);
         if (core.role() != roleBefore || core.epoch() != epochBefore) {
             LOG.info("role changed broker={} from={} to={} epoch={} previousEpoch={}", brokerId, roleBefore,
                     core.role(), core.epoch(), epochBefore);
@@ -280,19 +284,6 @@ public final class BrokerLoop implements AutoCloseable {
             return Optional.empty();
         }
         return Optional.of(BrokerMetrics.ZooKeeperOp.READ); // TopicsRead, TopicRead, GroupsRead, GroupRead
-    }
-
-    /** Each effect to where it goes: ZooKeeper, the connections, the timers, or the logs and metrics. */
-    private void execute(CoordinatorEffect effect) {
-        if (effect instanceof CoordinatorEffect.ZooKeeper z) {
-            zooKeeper.execute(z);
-        } else if (effect instanceof CoordinatorEffect.Network n) {
-            network(n);
-        } else if (effect instanceof CoordinatorEffect.Timer t) {
-            timer(t);
-        } else if (effect instanceof CoordinatorEffect.Observation o) {
-            observe(o);
-        }
     }
 
     private void network(CoordinatorEffect.Network effect) {

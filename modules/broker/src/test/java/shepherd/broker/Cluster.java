@@ -1,6 +1,5 @@
 package shepherd.broker;
 
-import shepherd.testkit.CuttableProxy;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
@@ -22,6 +21,7 @@ import org.apache.zookeeper.ZooKeeper;
 import shepherd.protocol.PartitionAssignment;
 import shepherd.transport.TransportClient;
 import shepherd.transport.TransportConfig;
+import shepherd.zookeeper.CuttableProxy;
 import shepherd.zookeeper.EmbeddedZooKeeper;
 import shepherd.zookeeper.ZkPaths;
 import shepherd.zookeeper.ZnodeCodec;

@@ -8,11 +8,18 @@ import java.util.List;
  * reasoning needs.
  *
  * @param failedOpIndex for a failed multi, the index of the first op that failed (its code is {@code code})
+ * @param results       for a read-only multi, each read's own result, in order; empty otherwise
  */
 public record SimZkResult(SimZkCode code, SimZkStat stat, Object data, List<String> children, int failedOpIndex,
-        long sentAtMs) {
+        long sentAtMs, List<SimZkResult> results) {
     public SimZkResult {
         children = children == null ? List.of() : List.copyOf(children);
+        results = results == null ? List.of() : List.copyOf(results);
+    }
+
+    public SimZkResult(SimZkCode code, SimZkStat stat, Object data, List<String> children, int failedOpIndex,
+            long sentAtMs) {
+        this(code, stat, data, children, failedOpIndex, sentAtMs, List.of());
     }
 
     static SimZkResult of(SimZkCode code, long sentAtMs) {

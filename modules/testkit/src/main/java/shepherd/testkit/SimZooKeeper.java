@@ -308,6 +308,19 @@ public final class SimZooKeeper {
             submit(new Request(Op.MULTI, null, null, false, -1, false, copy, cb));
         }
 
+        /**
+         * A multi of reads only, as ZooKeeper 3.6+ has it: the server answers every read at one point of the tree's
+         * history, each on its own ({@link SimZkResult#results}: a missing node fails only its own read), and sets
+         * no watch. The request as a whole is OK unless the connection or the session is lost.
+         */
+        public void multiRead(List<SimZkRead> reads, Consumer<SimZkResult> cb) {
+            List<SimZkRead> copy = List.copyOf(reads);
+            copy.forEach(read -> validate(read.path()));
+            Request request = new Request(Op.MULTI_READ, null, null, false, -1, false, null, cb);
+            request.reads = copy;
+            submit(request);
+        }
+
         /** A round trip that changes nothing: proof that the session was alive and heard at some point after now. */
         public void sync(Consumer<SimZkResult> cb) {
             submit(new Request(Op.SYNC, null, null, false, -1, false, null, cb));
@@ -695,6 +708,8 @@ public final class SimZooKeeper {
                 SimZkCode code = txn.delete(request.path, request.version);
                 return finishSingle(txn, code, null, sentAt);
             }
+            case MULTI_READ:
+                return new SimZkResult(SimZkCode.OK, null, null, List.of(), -1, sentAt, readAll(request.reads, sentAt));
             case MULTI: {
                 Txn txn = new Txn(session.id);
                 for (int i = 0; i < request.ops.size(); i++) {
@@ -710,6 +725,21 @@ public final class SimZooKeeper {
             default:
                 throw new AssertionError(request.op);
         }
+    }
+
+    private List<SimZkResult> readAll(List<SimZkRead> reads, long sentAt) {
+        List<SimZkResult> results = new ArrayList<>(reads.size());
+        for (SimZkRead read : reads) {
+            ZNode node = nodes.get(read.path());
+            if (node == null) {
+                results.add(SimZkResult.of(SimZkCode.NO_NODE, sentAt));
+            } else if (read.kind() == SimZkRead.Kind.DATA) {
+                results.add(new SimZkResult(SimZkCode.OK, node.stat(), node.data, List.of(), -1, sentAt));
+            } else {
+                results.add(new SimZkResult(SimZkCode.OK, node.stat(), null, List.copyOf(node.children), -1, sentAt));
+            }
+        }
+        return results;
     }
 
     private SimZkResult finishSingle(Txn txn, SimZkCode code, String statPath, long sentAt) {
@@ -1097,7 +1127,7 @@ public final class SimZooKeeper {
     }
 
     private enum Op {
-        CREATE, SET_DATA, DELETE, GET_DATA, GET_CHILDREN, EXISTS, MULTI, SYNC
+        CREATE, SET_DATA, DELETE, GET_DATA, GET_CHILDREN, EXISTS, MULTI, MULTI_READ, SYNC
     }
 
     private static final class Request {
@@ -1108,6 +1138,8 @@ public final class SimZooKeeper {
         final int version;
         final boolean watch;
         final List<SimZkOp> ops;
+        /** The reads of a {@code MULTI_READ}. */
+        List<SimZkRead> reads;
         final Consumer<SimZkResult> callback;
         long sentAtMs;
         boolean replyArrived;

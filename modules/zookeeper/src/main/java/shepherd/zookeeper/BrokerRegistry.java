@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.ZooDefs.Ids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import shepherd.coordination.CoordinatorEvent;
@@ -58,7 +57,7 @@ final class BrokerRegistry {
     private void register(ZkSession s) {
         BrokerInfo info = broker;
         String path = ZkPaths.broker(info.id());
-        s.zk.create(path, ZnodeCodec.encodeBroker(info), Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL,
+        s.zk.create(path, ZnodeCodec.encodeBroker(info), CreateMode.EPHEMERAL,
                 (rc, p, ctx, name) -> adapter.answered(s, rc, () -> {
                     Code code = Code.get(rc);
                     if (code == Code.OK) {
@@ -69,7 +68,7 @@ final class BrokerRegistry {
                     } else {
                         adapter.retryLater(s, () -> register(s));
                     }
-                }), null);
+                }));
     }
 
     /** Ours (a lost reply), ours but stale (an earlier session of this process), or another broker's. */
@@ -87,12 +86,12 @@ final class BrokerRegistry {
             long owner = stat.getEphemeralOwner();
             boolean sameProcess = adapter.decodeOrSkip(path, stat, () -> ZnodeCodec.decodeBroker(path, info.id(), data))
                     .map(b -> b.creatorId().equals(info.creatorId())).orElse(false);
-            if (owner == s.zk.getSessionId()) {
+            if (owner == s.id()) {
                 brokerRegistered.complete(null);
             } else if (pastSessionIds.contains(owner) || sameProcess) {
                 LOG.info("deleting {} left by our earlier session 0x{}", path, Long.toHexString(owner));
                 s.zk.delete(path, stat.getVersion(),
-                        (rc2, p2, ctx2) -> adapter.answered(s, rc2, () -> register(s)), null);
+                        (rc2, p2, ctx2) -> adapter.answered(s, rc2, () -> register(s)));
             } else if (waitForHolder(owner)) {
                 adapter.retryLater(s, () -> register(s));
             } else {
@@ -100,7 +99,7 @@ final class BrokerRegistry {
                 LOG.error(e.getMessage());
                 brokerRegistered.completeExceptionally(e);
             }
-        }), null);
+        }));
     }
 
     /**

@@ -76,7 +76,7 @@ final class Election {
                 });
             };
             observe(s, again);
-        }), null);
+        }));
     }
 
     private void runForElection(ZkSession s) {
@@ -98,8 +98,8 @@ final class Election {
                     Op.setData(ZkPaths.EPOCH,
                             ZnodeCodec.encodeEpoch(new EpochValue(adapter.config().brokerId(), false)), version));
             s.zk.multi(ops, (rc2, p, ctx2, results) -> adapter.answered(s, rc2,
-                    () -> onElectionResult(s, Code.get(rc2), version, handover, sentAtMs)), null);
-        }), null);
+                    () -> onElectionResult(s, Code.get(rc2), version, handover, sentAtMs)));
+        }));
     }
 
     private void onElectionResult(ZkSession s, Code code, int version, boolean handover, long sentAtMs) {
@@ -138,7 +138,7 @@ final class Election {
             if (!wantElection || coordinator) {
                 return;
             }
-            if (code == Code.OK && node.getEphemeralOwner() == s.zk.getSessionId()) {
+            if (code == Code.OK && node.getEphemeralOwner() == s.id()) {
                 s.zk.exists(ZkPaths.EPOCH, false, (rc2, p2, ctx2, epoch) -> adapter.answered(s, rc2, () -> {
                     if (Code.get(rc2) == Code.OK) {
                         if (wantElection && !coordinator) {
@@ -147,13 +147,13 @@ final class Election {
                     } else {
                         adapter.retryLater(s, () -> resolveLostElection(s, handover));
                     }
-                }), null);
+                }));
             } else if (code == Code.OK || code == Code.NONODE) {
                 runForElection(s);
             } else {
                 adapter.retryLater(s, () -> resolveLostElection(s, handover));
             }
-        }), null);
+        }));
     }
 
     private void watchLeader(ZkSession s, boolean handover) {
@@ -173,7 +173,7 @@ final class Election {
             } else {
                 retryElectionLater(s);
             }
-        }), null);
+        }));
     }
 
     /** Reports who holds the election node as LeaderObserved; {@code again} if a read of it is lost. */
@@ -201,7 +201,7 @@ final class Election {
             } else {
                 again.run();
             }
-        }), null);
+        }));
     }
 
     /** Without the bump the epoch node may name a deposed broker: the election node names the holder. */
@@ -223,8 +223,8 @@ final class Election {
                         } else {
                             again.run();
                         }
-                    }), null));
-        }), null);
+                    })));
+        }));
     }
 
     /**
@@ -249,9 +249,9 @@ final class Election {
                 LOG.info("broker {}: deleting the election node left by our earlier session 0x{}",
                         adapter.config().brokerId(), Long.toHexString(stat.getEphemeralOwner()));
                 s.zk.delete(ZkPaths.COORDINATOR, stat.getVersion(),
-                        (rc2, p2, ctx2) -> adapter.answered(s, rc2, () -> { }), null);
+                        (rc2, p2, ctx2) -> adapter.answered(s, rc2, () -> { }));
             }
-        }), null);
+        }));
     }
 
     private void retryElectionLater(ZkSession s) {
@@ -267,9 +267,9 @@ final class Election {
         coordinator = false;
         observeNext = !rejoin;
         s.zk.exists(ZkPaths.COORDINATOR, false, (rc, path, ctx, node) -> adapter.answered(s, rc, () -> {
-            if (Code.get(rc) == Code.OK && node.getEphemeralOwner() == s.zk.getSessionId()) {
+            if (Code.get(rc) == Code.OK && node.getEphemeralOwner() == s.id()) {
                 s.zk.delete(ZkPaths.COORDINATOR, node.getVersion(),
-                        (rc2, p2, ctx2) -> adapter.answered(s, rc2, () -> { }), null);
+                        (rc2, p2, ctx2) -> adapter.answered(s, rc2, () -> { }));
             }
             if (rejoin) {
                 wantElection = true;
@@ -277,6 +277,6 @@ final class Election {
             } else if (observeNext) {
                 watchNextLeader(s); // behind the delete: this session sees the node gone, or the next one's
             }
-        }), null);
+        }));
     }
 }

@@ -139,7 +139,7 @@ final class FencedWriter {
                 if (--pending[0] == 0) {
                     then.run();
                 }
-            }), null);
+            }));
         }
     }
 
@@ -164,7 +164,7 @@ final class FencedWriter {
         for (int i = 0; i < parts.size(); i++) {
             int index = i;
             s.zk.multi(parts.get(i), (rc, p, ctx, results) -> adapter.answered(s, rc,
-                    () -> answered(s, attempt, index, Code.get(rc), results)), null);
+                    () -> answered(s, attempt, index, Code.get(rc), results)));
         }
         if (!fromKnowledge) {
             // ZooKeeper applies this session's requests in order: whatever is sent next sees these multis.

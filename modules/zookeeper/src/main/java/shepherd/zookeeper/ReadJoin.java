@@ -63,7 +63,7 @@ final class ReadJoin {
             return;
         }
         s.zk.getChildren(path, watch, (rc, p, ctx, children) -> adapter.answered(s, rc,
-                () -> childrenAnswered(path, watch, Code.get(rc), children, then)), null);
+                () -> childrenAnswered(path, watch, Code.get(rc), children, then)));
     }
 
     private void childrenAnswered(String path, boolean watch, Code code, List<String> children,
@@ -75,7 +75,7 @@ final class ReadJoin {
         }
         if (code == Code.NONODE && watch) {
             // No children watch can be set on a missing node: watch for its creation instead.
-            s.zk.exists(path, true, (rc2, p2, ctx2, stat) -> adapter.answered(s, rc2, () -> { }), null);
+            s.zk.exists(path, true, (rc2, p2, ctx2, stat) -> adapter.answered(s, rc2, () -> { }));
         }
         answered(code, () -> then.accept(children == null ? List.of() : children));
     }
@@ -90,7 +90,7 @@ final class ReadJoin {
             return;
         }
         s.zk.getData(path, watch, (rc, p, ctx, data, stat) -> adapter.answered(s, rc,
-                () -> dataAnswered(path, Code.get(rc), data, stat, then)), null);
+                () -> dataAnswered(path, Code.get(rc), data, stat, then)));
     }
 
     private void dataAnswered(String path, Code code, byte[] data, Stat stat, DataThen then) {
@@ -143,7 +143,7 @@ final class ReadJoin {
                             ops.size());
                 }
                 answered(code == Code.OK ? Code.SYSTEMERROR : code, () -> { });
-            }), null);
+            }));
         }
         batch.clear();
     }

@@ -7,16 +7,15 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 
 /**
- * One ZooKeeper handle of the adapter, its default watcher, and the effects waiting for its first SyncConnected.
- * Everything the handle reports is re-posted to the adapter's thread tagged with this object, so that answers of a
- * handle that has since expired are recognised and dropped.
+ * One ZooKeeper session of the adapter (its {@link ZkClient}), the client's default watcher, and the effects waiting
+ * for its first SyncConnected. Everything the client reports is re-posted to the adapter's loop tagged with this
+ * object, so that answers of a session that has since ended are recognised and dropped.
  */
 final class ZkSession implements Watcher {
     private final ZooKeeperAdapter adapter;
-    ZooKeeper zk;
+    ZkClient zk;
     boolean established;
     boolean disconnected;
     long disconnectedAtMs;
@@ -29,7 +28,7 @@ final class ZkSession implements Watcher {
     }
 
     long id() {
-        return zk.getSessionId();
+        return zk.sessionId();
     }
 
     @Override

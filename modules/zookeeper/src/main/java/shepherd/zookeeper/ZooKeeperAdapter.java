@@ -9,10 +9,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -22,8 +18,6 @@ import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher.Event.EventType;
-import org.apache.zookeeper.ZooDefs.Ids;
-import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,10 +31,12 @@ import shepherd.zookeeper.ZnodeCodec.EpochValue;
  * The coordinator core's hands on ZooKeeper: it executes the ZooKeeper effects ({@link #execute}) and turns every
  * answer, watch firing and session change into a {@link CoordinatorEvent} on the broker's queue (the sink).
  *
- * <p><b>One thread.</b> All of the adapter's state lives on one executor thread. ZooKeeper delivers a session's
- * callbacks and watch events on its own single event thread in the order the server produced them; the adapter
- * re-posts each to its thread, which keeps that order, and calls the sink only from there. So the queue sees events
- * in ZooKeeper's order, and no request is ever blocking a thread that must deliver a session event.
+ * <p><b>One thread.</b> All of the adapter's state lives on one {@link ZkLoop}: in a broker a thread of its own, in
+ * the simulation the deterministic scheduler. ZooKeeper delivers a session's callbacks and watch events on its own
+ * single event thread in the order the server produced them; the adapter re-posts each to its loop, which keeps that
+ * order, and calls the sink only from there. So the queue sees events in ZooKeeper's order, and no request is ever
+ * blocking a thread that must deliver a session event. It reaches ZooKeeper only through a {@link ZkClient}: the
+ * real handle in a broker, the test kit's simulated one in the simulation.
  *
  * <p><b>Sessions.</b> Each ZooKeeper handle is wrapped in a {@code ZkSession}; everything that comes back is checked
  * against the current one and dropped if it belongs to an older handle. On Expired, or on the first answer
@@ -57,7 +53,7 @@ import shepherd.zookeeper.ZnodeCodec.EpochValue;
  * write at a time, planned from what the session knows exists ({@code KnownNodes}) and probing only the rest.
  *
  * <p>The parts live in {@code Election}, {@code TreeReader}, {@code FencedWriter} and {@code BrokerRegistry}; all of
- * them run on this adapter's thread and reach ZooKeeper only through the current {@code ZkSession}. The tree and
+ * them run on this adapter's loop and reach ZooKeeper only through the current {@code ZkSession}. The tree and
  * its values: {@code docs/zookeeper-layout.md}.
  */
 public final class ZooKeeperAdapter implements AutoCloseable {
@@ -95,9 +91,10 @@ public final class ZooKeeperAdapter implements AutoCloseable {
     }
 
     private final Config config;
+    private final ZkClient.Factory clients;
     private final Consumer<CoordinatorEvent> sink;
     private final LongSupplier clock;
-    private final ScheduledExecutorService loop;
+    private final ZkLoop loop;
     private final AtomicLong garbage = new AtomicLong();
     private final AtomicBoolean closing = new AtomicBoolean();
 
@@ -110,21 +107,32 @@ public final class ZooKeeperAdapter implements AutoCloseable {
     private final FencedWriter writer = new FencedWriter(this);
     private final BrokerRegistry registry = new BrokerRegistry(this);
 
-    private ZooKeeperAdapter(Config config, Consumer<CoordinatorEvent> sink, LongSupplier clock) {
+    private ZooKeeperAdapter(Config config, ZkClient.Factory clients, ZkLoop loop, Consumer<CoordinatorEvent> sink,
+                             LongSupplier clock) {
         this.config = config;
-        this.sink = sink;
-        this.clock = clock;
-        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "shepherd-zk-adapter-" + config.brokerId());
-            t.setDaemon(true);
-            return t;
-        });
+        this.clients = Objects.requireNonNull(clients, "clients");
+        this.loop = Objects.requireNonNull(loop, "loop");
+        this.sink = Objects.requireNonNull(sink, "sink");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** Opens the first session; events go to {@code sink}, {@code clock} stamps every request's {@code sentAtMs}. */
+    /**
+     * Opens the first session with the real ZooKeeper client of {@code config.connectString()}, on a thread of the
+     * adapter's own; events go to {@code sink}, {@code clock} stamps every request's {@code sentAtMs}.
+     */
     public static ZooKeeperAdapter open(Config config, Consumer<CoordinatorEvent> sink, LongSupplier clock) {
-        ZooKeeperAdapter adapter = new ZooKeeperAdapter(config, Objects.requireNonNull(sink, "sink"),
-                Objects.requireNonNull(clock, "clock"));
+        return open(config, ZooKeeperClient.factory(config.connectString(), config.sessionTimeoutMs()),
+                ZkLoop.ownThread("shepherd-zk-adapter-" + config.brokerId()), sink, clock);
+    }
+
+    /**
+     * Opens the first session through {@code clients}, running on {@code loop}; events go to {@code sink},
+     * {@code clock} stamps every request's {@code sentAtMs} and times the retries. The connect string of
+     * {@code config} is {@code clients}' business, not the adapter's.
+     */
+    public static ZooKeeperAdapter open(Config config, ZkClient.Factory clients, ZkLoop loop,
+                                        Consumer<CoordinatorEvent> sink, LongSupplier clock) {
+        ZooKeeperAdapter adapter = new ZooKeeperAdapter(config, clients, loop, sink, clock);
         adapter.onLoop(adapter::newSession);
         return adapter;
     }
@@ -183,43 +191,39 @@ public final class ZooKeeperAdapter implements AutoCloseable {
 
     /** For tests that end the session on the server side with a second handle. */
     byte[] sessionPassword() {
-        return session.zk.getSessionPasswd();
+        if (!(session.zk instanceof ZooKeeperClient real)) {
+            throw new IllegalStateException("no session password: the session is not a real ZooKeeper client's");
+        }
+        return real.sessionPassword();
     }
 
-    /** Closes the session (its ephemeral nodes go at once) and stops the adapter's thread; idempotent. */
+    /** Closes the session (its ephemeral nodes go at once) and stops the adapter's loop; idempotent. */
     @Override
     public void close() {
         if (closing.getAndSet(true)) {
             return;
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        onLoop(() -> {
+        loop.close(guarded(() -> {
             closed = true;
             closeQuietly(session);
-            done.complete(null);
-        });
-        try {
-            done.get(config.sessionTimeoutMs() + 5_000L, TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            LOG.warn("closing the ZooKeeper session did not finish: {}", e.toString());
-        }
-        loop.shutdown();
+        }), config.sessionTimeoutMs() + 5_000L);
     }
 
     // ------------------------------------------------------------------ the loop and sessions
 
     private void onLoop(Runnable task) {
-        try {
-            loop.execute(() -> {
-                try {
-                    task.run();
-                } catch (RuntimeException e) {
-                    LOG.error("ZooKeeper adapter task failed", e);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            LOG.debug("adapter closed; dropped a task");
-        }
+        loop.execute(guarded(task));
+    }
+
+    /** A task that fails is a bug: logged, and the adapter goes on with the next one. */
+    private static Runnable guarded(Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.error("ZooKeeper adapter task failed", e);
+            }
+        };
     }
 
     /** Runs {@code r} on the loop if {@code s} is still the current session. */
@@ -267,11 +271,7 @@ public final class ZooKeeperAdapter implements AutoCloseable {
 
     /** Runs {@code r} on the loop after {@code retryMs}, if {@code s} is still the current session then. */
     void retryLater(ZkSession s, Runnable r) {
-        try {
-            loop.schedule(() -> post(s, r), config.retryMs(), TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            LOG.debug("adapter closed; dropped a retry");
-        }
+        loop.schedule(() -> post(s, r), config.retryMs());
     }
 
     void emit(CoordinatorEvent event) {
@@ -281,8 +281,7 @@ public final class ZooKeeperAdapter implements AutoCloseable {
     private void newSession() {
         ZkSession s = new ZkSession(this);
         try {
-            s.zk = new ZooKeeper(config.connectString(), config.sessionTimeoutMs(), s, false,
-                    PromptReconnect.of(config.connectString()));
+            s.zk = clients.open(s);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open a ZooKeeper session with " + config.connectString(), e);
         }
@@ -349,7 +348,7 @@ public final class ZooKeeperAdapter implements AutoCloseable {
     /** A new session: create the fixed nodes, re-register the broker, watch the broker list, run waiting effects. */
     private void established(ZkSession s) {
         s.established = true;
-        LOG.info("ZooKeeper session 0x{} established", Long.toHexString(s.zk.getSessionId()));
+        LOG.info("ZooKeeper session 0x{} established", Long.toHexString(s.id()));
         byte[] empty = new byte[0];
         for (String path : List.of(ZkPaths.BROKERS, ZkPaths.BROKER_IDS, ZkPaths.TOPICS, ZkPaths.CONSUMERS,
                 ZkPaths.GROUPS)) {
@@ -365,14 +364,14 @@ public final class ZooKeeperAdapter implements AutoCloseable {
 
     /** Requests of one session are applied in order, so later requests already see these nodes. */
     private void createIfMissing(ZkSession s, String path, byte[] data) {
-        s.zk.create(path, data, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, (rc, p, ctx, name) -> {
+        s.zk.create(path, data, CreateMode.PERSISTENT, (rc, p, ctx, name) -> {
             Code code = Code.get(rc);
             answered(s, rc, () -> {
                 if (code != Code.OK && code != Code.NODEEXISTS) {
                     LOG.warn("could not create {}: {}", path, code);
                 }
             });
-        }, null);
+        });
     }
 
     private void closeQuietly(ZkSession s) {
@@ -407,7 +406,7 @@ public final class ZooKeeperAdapter implements AutoCloseable {
                 if (Code.get(rc) == Code.OK) {
                     emit(new CoordinatorEvent.ZkSynced(sentAtMs));
                 }
-            }), null);
+            }));
         } else if (effect instanceof CoordinatorEffect.Write w) {
             writer.write(s, w);
         }

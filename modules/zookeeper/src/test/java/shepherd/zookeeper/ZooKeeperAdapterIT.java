@@ -1,6 +1,5 @@
 package shepherd.zookeeper;
 
-import shepherd.testkit.CuttableProxy;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

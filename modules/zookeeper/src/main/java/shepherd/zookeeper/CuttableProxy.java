@@ -1,4 +1,4 @@
-package shepherd.testkit;
+package shepherd.zookeeper;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * live connections can be cut and new ones refused: a cut gives the client a real Disconnected (and, while the proxy
  * keeps accepting, a real reconnect to the same session); cut and refused for longer than the session timeout, the
  * server really expires the session. For integration tests of single components only: the chaos suite uses a real
- * Toxiproxy (DESIGN §8).
+ * Toxiproxy (DESIGN §8). It lives beside {@link EmbeddedZooKeeper}, which it is used with, rather than in the test
+ * kit: the test kit runs this module's adapter in the simulation, so this module's tests cannot depend on it.
  */
 public final class CuttableProxy implements AutoCloseable {
     private final ServerSocket listener;
