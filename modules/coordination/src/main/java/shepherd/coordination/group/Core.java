@@ -8,6 +8,7 @@ import java.util.Set;
 import shepherd.coordination.Coordinator.Role;
 import shepherd.coordination.CoordinatorConfig;
 import shepherd.coordination.CoordinatorEffect;
+import shepherd.coordination.CoordinatorTimer;
 import shepherd.coordination.defect.Defect;
 import shepherd.protocol.ErrorCode;
 import shepherd.protocol.Response;
@@ -65,11 +66,11 @@ public final class Core {
         emit(new CoordinatorEffect.Respond(connectionId, correlationId, response));
     }
 
-    public void setTimer(shepherd.coordination.CoordinatorTimer timer, long deadlineMs) {
+    public void setTimer(CoordinatorTimer timer, long deadlineMs) {
         emit(new CoordinatorEffect.SetTimer(timer, deadlineMs));
     }
 
-    public void cancelTimer(shepherd.coordination.CoordinatorTimer timer) {
+    public void cancelTimer(CoordinatorTimer timer) {
         emit(new CoordinatorEffect.CancelTimer(timer));
     }
 

@@ -24,7 +24,7 @@ import shepherd.coordination.defect.Defect;
 import shepherd.protocol.ErrorCode;
 import shepherd.protocol.LeaveResponse;
 import shepherd.protocol.OffsetCommitResponse;
-import shepherd.protocol.RegisterResponse;
+import shepherd.protocol.PartitionOffset;
 import shepherd.protocol.Request;
 import shepherd.protocol.StopRequest;
 
@@ -425,7 +425,7 @@ public final class Groups {
      * A Stop answer during the handover: the offsets it carries are written if the member owns them in the current
      * generation.
      */
-    public void handoverStopped(String group, String consumerId, List<shepherd.protocol.PartitionOffset> offsets) {
+    public void handoverStopped(String group, String consumerId, List<PartitionOffset> offsets) {
         GroupState g = all.get(group);
         Member m = g == null ? null : g.members.get(consumerId);
         if (m != null && offsets != null && m.startedGeneration == g.generation) {
@@ -435,8 +435,8 @@ public final class Groups {
     }
 
     /**
-     * The first group with writes queued or in flight, which {@code next} then waits for; empty when every group's
-     * writes are durable.
+     * Makes {@code next} wait for the first group with writes queued or in flight; false when every group's writes
+     * are durable already (then nothing waits).
      */
     public boolean waitForWrites(AfterWrite next) {
         for (GroupState g : all.values()) {

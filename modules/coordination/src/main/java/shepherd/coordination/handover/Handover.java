@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.IntConsumer;
 import shepherd.coordination.Coordinator.Role;
 import shepherd.coordination.CoordinatorEffect;
 import shepherd.coordination.CoordinatorTimer;
