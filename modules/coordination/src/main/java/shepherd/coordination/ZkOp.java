@@ -160,7 +160,7 @@ public sealed interface ZkOp {
 
     /**
      * {@code /consumers/groups/[g]/offsets/[topic]/[partition]}: next offset. {@code reportedBy} is the consumer
-     * whose report this is (for checkers; not written).
+     * whose report this is, written beside the offset as {@code reported_by}.
      */
     record PutOffset(String group, TopicPartition partition, long offset, String reportedBy) implements ZkOp {
         public PutOffset {

@@ -21,7 +21,9 @@ import shepherd.testkit.SimBroker;
 import shepherd.testkit.SimConnection;
 import shepherd.testkit.SimConsumer;
 import shepherd.testkit.SimWorld;
+import shepherd.testkit.SimZkTree;
 import shepherd.testkit.Violation;
+import shepherd.zookeeper.ZkPaths;
 
 /**
  * One seeded run of the whole cluster. The fault phase injects, at random times, every fault DESIGN §5 argues
@@ -335,8 +337,8 @@ public final class Simulation {
     private void addPartitions() {
         int[] p = scenario.partitions().get(random.nextInt(scenario.partitions().size()));
         String topic = scenario.topics().get(p[0]);
-        int count = world.zk().node(shepherd.testkit.SimZkTree.topic(topic) + "/" + p[1])
-                .map(n -> (Integer) n.data()).orElse(p[2]);
+        String path = ZkPaths.topicBroker(topic, p[1]);
+        int count = world.zk().node(path).map(n -> SimZkTree.partitionsOf(path, n.data())).orElse(p[2]);
         if (count < 6) {
             world.addPartitions(topic, p[1], count + 1);
         }
@@ -456,15 +458,16 @@ public final class Simulation {
 
     private Set<String> subscribedPartitions(SessionConfig c) {
         Set<String> out = new TreeSet<>();
-        for (String topic : world.zk().children(shepherd.testkit.SimZkTree.TOPICS)) {
+        for (String topic : world.zk().children(ZkPaths.TOPICS)) {
             boolean wanted = c.subscription() instanceof shepherd.protocol.StaticSubscription s
                     ? s.topics().stream().anyMatch(t -> t.topic().equals(topic))
                     : java.util.regex.Pattern.matches(((shepherd.protocol.WildcardSubscription) c.subscription()).pattern(), topic);
             if (!wanted) {
                 continue;
             }
-            for (String broker : world.zk().children(shepherd.testkit.SimZkTree.topic(topic))) {
-                int n = (Integer) world.zk().node(shepherd.testkit.SimZkTree.topic(topic) + "/" + broker).orElseThrow().data();
+            for (String broker : world.zk().children(ZkPaths.topic(topic))) {
+                String path = ZkPaths.topic(topic) + "/" + broker;
+                int n = SimZkTree.partitionsOf(path, world.zk().node(path).orElseThrow().data());
                 for (int i = 0; i < n; i++) {
                     out.add(topic + "/" + broker + "-" + i);
                 }

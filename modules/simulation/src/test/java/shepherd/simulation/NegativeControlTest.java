@@ -21,9 +21,10 @@ class NegativeControlTest {
     @Test
     void withoutFencingADeposedCoordinatorRenewsLeasesItNoLongerOwns() {
         // D2/D5: a coordinator cut from ZooKeeper keeps pinging; its consumers keep fetching while the next
-        // coordinator, after its lease wait, hands their partitions to others.
+        // coordinator, after its lease wait, hands their partitions to others; and its unfenced writes land
+        // under the next coordinator's epoch.
         assertFound(Defect.NO_FENCING, Mode.SAFETY, Faults.ZOMBIE_COORDINATOR, 4_000,
-                Set.of(Invariant.BarrierSound, Invariant.ExclusiveOwnership));
+                Set.of(Invariant.FencedWrites, Invariant.BarrierSound, Invariant.ExclusiveOwnership));
     }
 
     @Test

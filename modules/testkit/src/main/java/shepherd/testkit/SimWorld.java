@@ -1,11 +1,9 @@
 package shepherd.testkit;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -16,10 +14,7 @@ import shepherd.consumer.session.SessionConfig;
 import shepherd.coordination.CoordinatorConfig;
 import shepherd.coordination.GroupAssignors;
 import shepherd.coordination.defect.Defect;
-import shepherd.protocol.BrokerInfo;
-import shepherd.testkit.SimZkTree.EpochData;
-import shepherd.testkit.SimZkTree.OffsetData;
-import shepherd.testkit.SimZkTree.OwnerData;
+import shepherd.zookeeper.ZkPaths;
 
 /**
  * A whole simulated cluster on one {@link Scheduler}: ZooKeeper, network, brokers running the real coordinator,
@@ -48,6 +43,8 @@ public final class SimWorld {
     private final Map<String, Integer> consumerIncarnations = new HashMap<>();
     private final Map<Long, String> sessionOwners = new HashMap<>();
     private final ArrayDeque<String> trace = new ArrayDeque<>();
+    /** Half the seeds cut owners writes into several multis, so that a write split by a fault is a case they meet. */
+    private final int multiBytesMax;
 
     public SimWorld(long seed, Timing timing, Set<Defect> defects) {
         this.seed = seed;
@@ -56,9 +53,8 @@ public final class SimWorld {
         this.defects = defects.isEmpty() ? EnumSet.noneOf(Defect.class) : EnumSet.copyOf(defects);
         this.zk = new SimZooKeeper(scheduler, new Random(random.nextLong()), 1, timing.zkDelayMaxMs());
         this.network = new SimNetwork(scheduler, new Random(random.nextLong()), 1, timing.netDelayMaxMs());
-        zk.admin().create(SimZkTree.TOPICS, null);
-        zk.admin().create(SimZkTree.GROUPS, null);
-        zk.admin().create(SimZkTree.EPOCH, new EpochData(-1, false));
+        this.multiBytesMax = random.nextBoolean() ? SimBroker.SPLIT_MULTI_BYTES : 900 * 1024;
+        zk.admin().create(ZkPaths.TOPICS, null);
         zk.onCommit(this::onCommit);
     }
 
@@ -104,11 +100,11 @@ public final class SimWorld {
 
     /** {@code /brokers/topics/[topic]/[brokerId]} with {@code partitions} partitions. */
     public void addPartitions(String topic, int brokerId, int partitions) {
-        String path = SimZkTree.topic(topic) + "/" + brokerId;
+        String path = ZkPaths.topicBroker(topic, brokerId);
         if (zk.node(path).isPresent()) {
-            zk.admin().setData(path, partitions);
+            zk.admin().setData(path, SimZkTree.partitions(partitions));
         } else {
-            zk.admin().create(path, partitions);
+            zk.admin().create(path, SimZkTree.partitions(partitions));
         }
         trace("t=" + nowMs() + " admin: " + topic + " has " + partitions + " partitions on broker " + brokerId);
     }
@@ -123,20 +119,10 @@ public final class SimWorld {
     public SimBroker startBroker(int id) {
         int incarnation = brokerIncarnations.merge(id, 1, Integer::sum);
         SimBroker broker = new SimBroker(scheduler, network, zk, checker, this::trace, coordinatorConfig(id), defects,
-                incarnation, timing.zkDelayMaxMs(), sessionOwners, clockRate(), random.nextInt(1_000_000));
+                incarnation, multiBytesMax, sessionOwners, clockRate(), random.nextInt(1_000_000));
         brokers.put(id, broker);
         broker.start();
-        List<BrokerInfo> infos = brokerInfos();
-        brokers.values().forEach(b -> b.brokersChanged(infos));
         return broker;
-    }
-
-    public List<BrokerInfo> brokerInfos() {
-        List<BrokerInfo> out = new ArrayList<>();
-        for (int id : brokerIncarnations.keySet().stream().sorted().toList()) {
-            out.add(new BrokerInfo(id, SimBroker.node(id), 9092, "sim"));
-        }
-        return out;
     }
 
     /** Starts (or restarts, as a new incarnation) a consumer with this configuration. */
@@ -180,30 +166,32 @@ public final class SimWorld {
     // ------------------------------------------------------------------ FencedWrites, on ZooKeeper's truth
 
     private void onCommit(SimZkCommit commit) {
-        boolean election = commit.changes().stream().anyMatch(c -> c.path().equals(SimZkTree.COORDINATOR)
+        boolean election = commit.changes().stream().anyMatch(c -> c.path().equals(ZkPaths.COORDINATOR)
                 && c.kind() == SimZkApplied.Kind.CREATED);
         Map<String, Boolean> groupsWritten = new LinkedHashMap<>();
         Map<String, SimZkApplied> ownerChanges = new HashMap<>();
         for (SimZkApplied change : commit.changes()) {
-            if (change.path().startsWith(SimZkTree.GROUPS + "/") && change.path().contains("/owners/")) {
+            if (change.path().startsWith(ZkPaths.GROUPS + "/") && change.path().contains("/owners/")) {
                 ownerChanges.put(change.path().replace("/owners/", "/offsets/"), change);
             }
         }
         for (SimZkApplied change : commit.changes()) {
             String path = change.path();
-            if (path.equals(SimZkTree.EPOCH) && change.kind() == SimZkApplied.Kind.DATA_SET) {
+            if (path.equals(ZkPaths.EPOCH) && change.kind() == SimZkApplied.Kind.DATA_SET) {
                 if (election) {
                     checker.epochBumped(commit.sessionId(), sessionOwners.getOrDefault(commit.sessionId(), "?"),
                             change.newVersion(), commit.atMs());
                 } else {
                     groupsWritten.put("(handover)", true);
                 }
-            } else if (path.startsWith(SimZkTree.GROUPS + "/")) {
+            } else if (path.startsWith(ZkPaths.GROUPS + "/")) {
                 String[] parts = path.split("/");
                 groupsWritten.put(parts[3], true);
-                if (parts.length == 7 && parts[4].equals("offsets") && change.newData() instanceof OffsetData o) {
-                    Long previous = change.oldData() instanceof OffsetData old ? old.offset() : null;
-                    checker.offsetCommitted(parts[3], parts[5], parts[6], previous, o.offset(), o.reportedBy(),
+                if (parts.length == 7 && parts[4].equals("offsets") && change.newData() != null) {
+                    Long previous = change.oldData() == null ? null : SimZkTree.offsetOf(path, change.oldData());
+                    checker.offsetCommitted(parts[3], parts[5], parts[6], previous,
+                            SimZkTree.offsetOf(path, change.newData()),
+                            SimZkTree.reporterOf(path, change.newData()).orElse(null),
                             ownerBefore(path, ownerChanges), commit.atMs());
                 }
             }
@@ -216,8 +204,8 @@ public final class SimWorld {
     /** The owner of an offset's partition just before this commit (an owner changed by it counts as before). */
     private String ownerBefore(String offsetPath, Map<String, SimZkApplied> ownerChanges) {
         SimZkApplied changed = ownerChanges.get(offsetPath);
-        Object data = changed != null ? changed.oldData()
-                : zk.node(offsetPath.replace("/offsets/", "/owners/")).map(SimZkNode::data).orElse(null);
-        return data instanceof OwnerData o ? o.owner().consumerId() : null;
+        String ownerPath = offsetPath.replace("/offsets/", "/owners/");
+        Object data = changed != null ? changed.oldData() : zk.node(ownerPath).map(SimZkNode::data).orElse(null);
+        return SimZkTree.ownerOf(ownerPath, data).map(o -> o.consumerId()).orElse(null);
     }
 }

@@ -1,54 +1,55 @@
 package shepherd.testkit;
 
-import shepherd.coordination.Registration;
+import java.util.Optional;
 import shepherd.coordination.assign.StreamId;
+import shepherd.zookeeper.ZkPaths;
+import shepherd.zookeeper.ZnodeCodec;
+import shepherd.zookeeper.ZnodeFormatException;
 
 /**
- * The simulation's ZooKeeper tree (DESIGN §4) with typed values in place of the broker's versioned JSON: the JSON
- * codec is the adapter's and is tested there; the simulation is about who writes what when.
+ * What the simulation itself writes into and reads out of the tree, in the adapter's own layout and encoding
+ * ({@link ZkPaths}, {@link ZnodeCodec}): the brokers run the real adapter, so the simulated ZooKeeper holds exactly
+ * the bytes a real one would. The checker decodes what it judges from these values; an undecodable value is a broken
+ * simulation, not garbage to skip, and fails loudly with its path.
  */
 public final class SimZkTree {
-    public static final String TOPICS = "/brokers/topics";
-    public static final String GROUPS = "/consumers/groups";
-    public static final String COORDINATOR = "/consumers/coordinator";
-    public static final String EPOCH = "/consumers/epoch";
-
-    /** {@code /consumers/epoch}: its data version is the epoch. */
-    public record EpochData(int brokerId, boolean handover) {}
-
-    /** {@code /consumers/groups/[g]}. */
-    public record GroupData(int generation, String assignor) {}
-
-    /** {@code .../owners/[topic]/[partition]}. */
-    public record OwnerData(StreamId owner, int generation) {}
-
-    /** {@code .../offsets/[topic]/[partition]}; {@code reportedBy} lets the checker judge owner-only writes. */
-    public record OffsetData(long offset, String reportedBy) {}
-
     private SimZkTree() {}
 
-    public static String topic(String topic) {
-        return TOPICS + "/" + topic;
+    /** {@code /brokers/topics/[topic]/[broker]}'s value. */
+    public static byte[] partitions(int count) {
+        return ZnodeCodec.encodePartitions(count);
     }
 
-    public static String group(String group) {
-        return GROUPS + "/" + group;
+    /** The partition count of a topic's broker node as {@link SimWorld#addPartitions} wrote it. */
+    public static int partitionsOf(String path, Object data) {
+        return decode(path, () -> ZnodeCodec.decodePartitions(path, (byte[]) data));
     }
 
-    public static String ids(String group) {
-        return group(group) + "/ids";
+    /** The owner in an owners node's value, if the node holds one. */
+    public static Optional<StreamId> ownerOf(String path, Object data) {
+        return data == null ? Optional.empty()
+                : Optional.of(decode(path, () -> ZnodeCodec.decodeOwner(path, (byte[]) data)).owner());
     }
 
-    public static String owners(String group) {
-        return group(group) + "/owners";
+    /** The offset in an offsets node's value. */
+    public static long offsetOf(String path, Object data) {
+        return decode(path, () -> ZnodeCodec.decodeOffset(path, (byte[]) data));
     }
 
-    public static String offsets(String group) {
-        return group(group) + "/offsets";
+    /** Whose report set an offsets node's value: absent for an offset no consumer reported (a reset). */
+    public static Optional<String> reporterOf(String path, Object data) {
+        return decode(path, () -> ZnodeCodec.decodeOffsetReporter(path, (byte[]) data));
     }
 
-    /** Registration values are the coordinator's own record. */
-    public static Registration registration(Object data) {
-        return data instanceof Registration r ? r : null;
+    private interface Decoder<T> {
+        T decode() throws ZnodeFormatException;
+    }
+
+    private static <T> T decode(String path, Decoder<T> decoder) {
+        try {
+            return decoder.decode();
+        } catch (ZnodeFormatException | ClassCastException e) {
+            throw new IllegalStateException("the simulation's tree holds an undecodable value at " + path, e);
+        }
     }
 }

@@ -170,6 +170,23 @@ class SimZkClientTest {
     }
 
     @Test
+    void aWriteOfAnEpochWonOnAnEndedSessionIsRefusedRatherThanSentOnTheNextOne() {
+        // The core lists a write of its epoch; before the adapter runs it, the session that won the epoch expires.
+        // No other broker has won, so ZooKeeper's epoch check would let the write through from the new session.
+        Broker b = new Broker(1);
+        int epoch = b.elect();
+        zk.expire(b.adapter.sessionId());
+        while (b.all(CoordinatorEvent.ZkExpired.class).isEmpty()) {
+            run(1);
+        }
+        b.adapter.execute(new CoordinatorEffect.Write(1, epoch, true, List.of(new ZkOp.PutGroup(GROUP, 1, "range"))));
+        run(100);
+        assertEquals(1, b.last(CoordinatorEvent.ZkWriteFenced.class).writeId());
+        assertTrue(b.all(CoordinatorEvent.ZkWriteDone.class).isEmpty(), b.events.toString());
+        assertTrue(zk.node(ZkPaths.group(GROUP)).isEmpty(), "nothing of the old epoch lands from the new session");
+    }
+
+    @Test
     void aPausedProcessRunsNoneOfTheAdaptersTasksUntilItResumes() {
         Broker b = new Broker(1);
         run(50);

@@ -29,6 +29,12 @@ final class Election {
     private boolean coordinator;
     /** Resigned for good: report the next coordinator once (watchNextLeader). */
     private boolean observeNext;
+    /**
+     * The last epoch this session won, {@link #NONE} before it won any. Kept through a resign: the session that
+     * bumped the epoch may still write under it, and its writes are refused by ZooKeeper's check once another has won.
+     */
+    private int epochHeld = NONE;
+    private static final int NONE = -2;
 
     Election(ZooKeeperAdapter adapter) {
         this.adapter = adapter;
@@ -46,6 +52,12 @@ final class Election {
         wantElection = false;
         coordinator = false;
         observeNext = false;
+        epochHeld = NONE;
+    }
+
+    /** Whether {@code epoch} is the last one the current session won. */
+    boolean holds(int epoch) {
+        return epochHeld != NONE && epochHeld == epoch;
     }
 
     /** The watched election node changed (deleted, or created): try again if we still want it. */
@@ -122,6 +134,7 @@ final class Election {
     private void won(int epoch, boolean handover, long sentAtMs) {
         wantElection = false;
         coordinator = true;
+        epochHeld = epoch;
         // Earlier epochs — another coordinator's among them — may have changed the groups since this session last
         // looked: plan the new epoch's writes from its own reads, not from what an earlier epoch saw.
         adapter.knownNodes().clear();

@@ -206,7 +206,7 @@ final class WritePlanner {
             tree.put(target, owners.computeIfAbsent(new OwnerValue(p.owner(), p.generation()),
                     ZnodeCodec::encodeOwner), out);
         } else if (op instanceof ZkOp.PutOffset p) {
-            tree.put(target, ZnodeCodec.encodeOffset(p.offset()), out);
+            tree.put(target, ZnodeCodec.encodeOffset(p.offset(), p.reportedBy()), out);
         } else if (op instanceof ZkOp.DeleteRegistration || op instanceof ZkOp.DeleteOwner) {
             tree.delete(target, out);
         } else if (op instanceof ZkOp.PutHandover) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import shepherd.coordination.Registration;
 import shepherd.coordination.assign.StreamId;
 import shepherd.protocol.BrokerInfo;
@@ -91,9 +92,21 @@ public final class ZnodeCodec {
         return Json.write(m);
     }
 
+    /** An offset no consumer reported: one set by {@code shepherd offsets reset}. */
     public static byte[] encodeOffset(long offset) {
         Map<String, Object> m = versioned();
         m.put("offset", offset);
+        return Json.write(m);
+    }
+
+    /**
+     * An offset as the coordinator writes it: with the consumer whose OffsetCommit or Stop answer reported it, so
+     * the tree itself says who moved an offset (an operator's audit; a checker's evidence of owner-only writes).
+     */
+    public static byte[] encodeOffset(long offset, String reportedBy) {
+        Map<String, Object> m = versioned();
+        m.put("offset", offset);
+        m.put("reported_by", reportedBy);
         return Json.write(m);
     }
 
@@ -172,6 +185,12 @@ public final class ZnodeCodec {
         return Fields.of(path, data).longIn("offset", 0, Long.MAX_VALUE);
     }
 
+    /** The optional {@code reported_by}: empty for an offset no consumer reported. */
+    public static Optional<String> decodeOffsetReporter(String path, byte[] data) throws ZnodeFormatException {
+        Fields f = Fields.of(path, data);
+        return f.has("reported_by") ? Optional.of(f.string("reported_by")) : Optional.empty();
+    }
+
     private static Subscription decodeSubscription(Fields s) throws ZnodeFormatException {
         String kind = s.string("kind");
         switch (kind) {
@@ -222,6 +241,10 @@ public final class ZnodeCodec {
 
         ZnodeFormatException error(String reason) {
             return new ZnodeFormatException(path, reason);
+        }
+
+        boolean has(String name) {
+            return map.get(name) != null;
         }
 
         private Object field(String name) throws ZnodeFormatException {

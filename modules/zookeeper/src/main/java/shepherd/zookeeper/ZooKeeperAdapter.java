@@ -408,6 +408,16 @@ public final class ZooKeeperAdapter implements AutoCloseable {
                 }
             }));
         } else if (effect instanceof CoordinatorEffect.Write w) {
+            if (w.fenced() && !election.holds(w.epoch())) {
+                // Listed while epoch w.epoch() was this broker's, on a session that has since ended: ZkExpired is
+                // ahead of it on the core's queue. Sent on this session it would pass the epoch check as long as
+                // no other broker has won, and land from a session that never held the epoch. Refused here as
+                // ZooKeeper's check refuses it once another has won.
+                LOG.info("write {} of epoch {} refused: this ZooKeeper session did not win that epoch",
+                        w.writeId(), w.epoch());
+                emit(new CoordinatorEvent.ZkWriteFenced(w.writeId(), clock.getAsLong()));
+                return;
+            }
             writer.write(s, w);
         }
     }

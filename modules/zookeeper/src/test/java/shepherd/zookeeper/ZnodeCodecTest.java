@@ -37,6 +37,10 @@ class ZnodeCodecTest {
         OwnerValue owner = new OwnerValue(new StreamId("consumer-a", 3), 12);
         assertEquals(owner, ZnodeCodec.decodeOwner(PATH, ZnodeCodec.encodeOwner(owner)));
         assertEquals(Long.MAX_VALUE, ZnodeCodec.decodeOffset(PATH, ZnodeCodec.encodeOffset(Long.MAX_VALUE)));
+        byte[] reported = ZnodeCodec.encodeOffset(42, "consumer-a");
+        assertEquals(42, ZnodeCodec.decodeOffset(PATH, reported));
+        assertEquals(java.util.Optional.of("consumer-a"), ZnodeCodec.decodeOffsetReporter(PATH, reported));
+        assertEquals(java.util.Optional.empty(), ZnodeCodec.decodeOffsetReporter(PATH, ZnodeCodec.encodeOffset(42)));
         for (Registration r : registrations()) {
             assertEquals(r, ZnodeCodec.decodeRegistration(PATH, ZnodeCodec.encodeRegistration(r)));
         }
