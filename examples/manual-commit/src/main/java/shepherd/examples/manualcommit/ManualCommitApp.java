@@ -75,6 +75,16 @@ public final class ManualCommitApp {
 
     /** Consumes until {@link #stop()} is called or the session ends; returns the exit code. */
     int run() {
+        try {
+            return consumeAndLeave();
+        } finally {
+            // Last: the shutdown hook waits for this, and the JVM halts once the hook returns, so everything the
+            // application prints on its way out must come before it.
+            finished.countDown();
+        }
+    }
+
+    private int consumeAndLeave() {
         try (ShepherdConsumer consumer = ShepherdConsumer.create(config())) {
             MessageStream stream = consumer.createMessageStreams(Map.of(options.topic(), 1))
                     .get(options.topic()).get(0);
@@ -100,8 +110,6 @@ public final class ManualCommitApp {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return EXIT_FAILED;
-        } finally {
-            finished.countDown();
         }
         out.println("left group " + options.group());
         return EXIT_OK;
