@@ -14,6 +14,7 @@ import java.util.function.Function;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 import shepherd.cli.local.LocalCluster;
+import shepherd.cli.local.LocalClusterBuilder;
 import shepherd.coordination.GroupView;
 import shepherd.coordination.TriggerState;
 import shepherd.coordination.assign.Assignors;
@@ -247,7 +248,7 @@ public final class RebalanceBench {
     }
 
     static List<Row> run(Report report, Options o) throws Exception {
-        LocalCluster.Builder builder = LocalCluster.builder();
+        LocalClusterBuilder builder = LocalCluster.builder();
         ChildZooKeeper child = null;
         if (o.ownZooKeeperJvm()) {
             child = ChildZooKeeper.start(builder.embeddedTickMs(), o.zookeeperFsync(), o.zookeeperJvmOptions());
@@ -279,7 +280,7 @@ public final class RebalanceBench {
         }
     }
 
-    private static List<Row> run(Report report, Options o, LocalCluster.Builder builder, String setup,
+    private static List<Row> run(Report report, Options o, LocalClusterBuilder builder, String setup,
                                  Supplier<ChildZooKeeper.Work> serverWork, RunQueue runQueue) throws Exception {
         List<Row> rows = new ArrayList<>();
         // While waiting for the compilers to go quiet; while measuring, this JVM's and ZooKeeper's.
