@@ -3,16 +3,15 @@ package shepherd.testkit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import shepherd.testkit.SimDeliveryGates.Callback;
+import shepherd.testkit.SimDeliveryGates.Kind;
 
 /**
  * A simulated message network between named nodes, driven entirely by a {@link Scheduler} and a seeded
@@ -32,7 +31,7 @@ import java.util.function.Predicate;
  *       ({@link #unregister}).</li>
  * </ul>
  * Every callback to a node runs as a scheduler action and passes through that node's delivery gate
- * ({@link #setDeliveryGate}), which holds it while the process is paused.
+ * ({@link #setDeliveryGate}, kept by {@link SimDeliveryGates}), which holds it while the process is paused.
  */
 public final class SimNetwork {
     /** How a registered node accepts connections. */
@@ -57,11 +56,6 @@ public final class SimNetwork {
         }
     }
 
-    private enum Kind { ACCEPT, OPEN, MESSAGE, PEER_CLOSED, CLOSED }
-
-    /** A callback on its way to a node's process, possibly held behind the node's delivery gate. */
-    private record Callback(Kind kind, SimConnection.End end, Object payload, Acceptor acceptor) { }
-
     public static final String CLOSED_BY_PEER = "closed by peer";
     public static final String CUT = "cut";
     public static final String RESET = "reset";
@@ -77,10 +71,8 @@ public final class SimNetwork {
     private final Map<String, Acceptor> acceptors = new HashMap<>();
     /** Live connections by id; iteration in id order keeps fault handling deterministic. */
     private final Map<Long, SimConnection> connections = new LinkedHashMap<>();
-    private final Set<String> closedGates = new HashSet<>();
-    private final Map<String, ArrayDeque<Callback>> held = new HashMap<>();
-    private final Set<List<String>> partitions = new HashSet<>();
-    private final Set<String> isolated = new HashSet<>();
+    private final SimDeliveryGates gates;
+    private final SimReachability reachability = new SimReachability();
     private long nextId = 1;
     private long delivered;
     private long dropped;
@@ -100,6 +92,7 @@ public final class SimNetwork {
         this.random = Objects.requireNonNull(random, "random");
         this.delayMinMs = delayMinMs;
         this.delayMaxMs = delayMaxMs;
+        this.gates = new SimDeliveryGates(scheduler, this::run, this::trace);
         setDetectMaxMs(detectMaxMs);
     }
 
@@ -145,12 +138,11 @@ public final class SimNetwork {
     public void unregister(String node) {
         acceptors.remove(node);
         trace("unregister " + node);
-        closedGates.remove(node);
-        ArrayDeque<Callback> queue = held.remove(node);
+        ArrayDeque<Callback> queue = gates.crashed(node);
         if (queue != null) {
             for (Callback callback : queue) {
-                if (callback.kind == Kind.MESSAGE) {
-                    drop(callback.end.peer(), callback.payload, "crash of " + node);
+                if (callback.kind() == Kind.MESSAGE) {
+                    drop(callback.end().peer(), callback.payload(), "crash of " + node);
                 }
             }
         }
@@ -248,7 +240,7 @@ public final class SimNetwork {
 
     /** Cuts every connection between {@code a} and {@code b} and refuses new ones until {@link #heal}. */
     public void partition(String a, String b) {
-        partitions.add(pair(a, b));
+        reachability.partition(a, b);
         trace("partition " + a + " " + b);
         for (SimConnection connection : live(c -> !c.broken && c.between(a, b))) {
             breakConnection(connection, CUT, detectMaxMs);
@@ -256,13 +248,13 @@ public final class SimNetwork {
     }
 
     public void heal(String a, String b) {
-        partitions.remove(pair(a, b));
+        reachability.heal(a, b);
         trace("heal " + a + " " + b);
     }
 
     /** Partitions {@code node} from every other node until {@link #rejoin}. */
     public void isolate(String node) {
-        isolated.add(node);
+        reachability.isolate(node);
         trace("isolate " + node);
         for (SimConnection connection : live(c -> !c.broken && c.involves(node) && !c.from().equals(c.to()))) {
             breakConnection(connection, CUT, detectMaxMs);
@@ -270,20 +262,13 @@ public final class SimNetwork {
     }
 
     public void rejoin(String node) {
-        isolated.remove(node);
+        reachability.rejoin(node);
         trace("rejoin " + node);
     }
 
     /** Whether a new connection between the two would be allowed through (loopback always is). */
     public boolean reachable(String a, String b) {
-        if (a.equals(b)) {
-            return true;
-        }
-        return !isolated.contains(a) && !isolated.contains(b) && !partitions.contains(pair(a, b));
-    }
-
-    private static List<String> pair(String a, String b) {
-        return a.compareTo(b) <= 0 ? List.of(a, b) : List.of(b, a);
+        return reachability.reachable(a, b);
     }
 
     private void breakConnection(SimConnection connection, String reason, long noticeMaxMs) {
@@ -305,20 +290,7 @@ public final class SimNetwork {
                 }
             }
             end.outbound.clear();
-            // What arrived but is held for a paused process was not yet read: it is lost as well.
-            ArrayDeque<Callback> queue = held.get(end.localNode());
-            if (queue != null) {
-                Iterator<Callback> it = queue.iterator();
-                while (it.hasNext()) {
-                    Callback callback = it.next();
-                    if (callback.end == end && (callback.kind == Kind.MESSAGE || callback.kind == Kind.PEER_CLOSED)) {
-                        it.remove();
-                        if (callback.kind == Kind.MESSAGE) {
-                            drop(end.peer(), callback.payload, reason);
-                        }
-                    }
-                }
-            }
+            gates.discard(end, message -> drop(end.peer(), message, reason));
         }
         for (SimConnection.End end : List.of(connection.client(), connection.server())) {
             boolean knowsOfIt = end.isClient() || connection.arrived;
@@ -338,53 +310,30 @@ public final class SimNetwork {
      * without the network forgetting what reached it.
      */
     public void setDeliveryGate(String node, boolean open) {
-        if (!open) {
-            if (closedGates.add(node)) {
-                trace("gate closed " + node);
-            }
-            return;
-        }
-        if (closedGates.remove(node)) {
-            trace("gate opened " + node);
-            ArrayDeque<Callback> queue = held.get(node);
-            if (queue != null && !queue.isEmpty()) {
-                scheduler.after(0, () -> drain(node));
-            }
+        if (open) {
+            gates.open(node);
+        } else {
+            gates.close(node);
         }
     }
 
     public boolean deliveryGateOpen(String node) {
-        return !closedGates.contains(node);
+        return gates.isOpen(node);
     }
 
     private void dispatch(String node, Callback callback) {
-        ArrayDeque<Callback> queue = held.get(node);
-        if (closedGates.contains(node) || (queue != null && !queue.isEmpty())) {
-            held.computeIfAbsent(node, n -> new ArrayDeque<>()).add(callback);
-            if (callback.kind == Kind.MESSAGE) {
-                trace("hold " + callback.end + " " + callback.payload);
-            }
-            return;
-        }
-        run(callback);
+        gates.dispatch(node, callback);
     }
 
-    private void drain(String node) {
-        ArrayDeque<Callback> queue = held.get(node);
-        while (queue != null && !queue.isEmpty() && !closedGates.contains(node)) {
-            run(queue.poll());
-            queue = held.get(node);
-        }
-    }
-
+    /** Hands a callback to its node's process, once its gate lets it through. */
     private void run(Callback callback) {
-        SimConnection.End end = callback.end;
-        switch (callback.kind) {
+        SimConnection.End end = callback.end();
+        switch (callback.kind()) {
             case ACCEPT -> {
                 if (end.finished()) {
                     return;
                 }
-                SimConnection.Handler handler = callback.acceptor.accept(end);
+                SimConnection.Handler handler = callback.acceptor().accept(end);
                 if (handler != null) {
                     end.handler = handler;
                 }
@@ -404,12 +353,12 @@ public final class SimNetwork {
             }
             case MESSAGE -> {
                 if (end.notified || end.dead) {
-                    drop(end.peer(), callback.payload, "receiver gone");
+                    drop(end.peer(), callback.payload(), "receiver gone");
                     return;
                 }
                 delivered++;
-                trace("deliver " + end.peer() + " " + callback.payload);
-                end.handler.onMessage(callback.payload);
+                trace("deliver " + end.peer() + " " + callback.payload());
+                end.handler.onMessage(callback.payload());
             }
             case PEER_CLOSED, CLOSED -> {
                 if (end.finished()) {
@@ -417,11 +366,11 @@ public final class SimNetwork {
                 }
                 end.notified = true;
                 end.open = false;
-                trace("closed " + end + " " + callback.payload);
+                trace("closed " + end + " " + callback.payload());
                 retireIfDone(end.connection());
-                end.handler.onClosed((String) callback.payload);
+                end.handler.onClosed((String) callback.payload());
             }
-            default -> throw new AssertionError(callback.kind);
+            default -> throw new AssertionError(callback.kind());
         }
     }
 

@@ -14,7 +14,7 @@ class RebalanceRowTest {
 
     @Test
     void theTailWithoutTheJvmsOwnWorkLeavesOutEveryRepetitionEitherFellInto() {
-        RebalanceBench.Row row = new RebalanceBench.Row("join", 16, 64);
+        RebalanceRow row = new RebalanceRow("join", 16, 64);
         add(row, 3.0, 0, 0, 0);
         add(row, 19.0, 1, 0, 0); // a pause
         add(row, 21.0, 0, 7, 0); // a compilation
@@ -31,7 +31,7 @@ class RebalanceRowTest {
 
     @Test
     void aCompilationInZooKeepersJvmCountsAsTheJvmsOwnWork() {
-        RebalanceBench.Row row = new RebalanceBench.Row("join", 16, 64);
+        RebalanceRow row = new RebalanceRow("join", 16, 64);
         add(row, 3.0, 0, 0, 0, 0);
         add(row, 17.0, 0, 0, 0, 12); // only ZooKeeper's JVM compiled
         add(row, 16.0, 0, 5, 0, 3); // both did: one repetition
@@ -41,7 +41,7 @@ class RebalanceRowTest {
 
     @Test
     void aRowNothingFellIntoSaysZero() {
-        RebalanceBench.Row row = new RebalanceBench.Row("leave", 16, 64);
+        RebalanceRow row = new RebalanceRow("leave", 16, 64);
         add(row, 3.0, 0, 0, 0);
         assertEquals("0", row.jitCell());
         assertEquals("0", row.gcCell());
@@ -51,7 +51,7 @@ class RebalanceRowTest {
 
     @Test
     void theCoresTableSetsTheSlowestRepetitionsAgainstTheTypicalOnes() {
-        RebalanceBench.Row row = new RebalanceBench.Row("join", 16, 64);
+        RebalanceRow row = new RebalanceRow("join", 16, 64);
         for (int i = 0; i < 18; i++) {
             add(row, 3.0, 0, 0, 0);
             row.coreUsage().add(usage(1, 2, 0));
@@ -70,7 +70,7 @@ class RebalanceRowTest {
 
     @Test
     void noCoresTableWithoutTheKernelsFigures() {
-        RebalanceBench.Row row = new RebalanceBench.Row("join", 16, 64);
+        RebalanceRow row = new RebalanceRow("join", 16, 64);
         add(row, 3.0, 0, 0, 0);
         assertEquals(List.of(), row.coreLines()); // none sampled
         row.coreUsage().add(null); // /proc could not be read
@@ -90,14 +90,14 @@ class RebalanceRowTest {
      * One repetition: its latency, this JVM's collector pauses (10 ms each), the compilation milliseconds, and
      * ZooKeeper's JVM's pauses (10 ms each) in it.
      */
-    private static void add(RebalanceBench.Row row, double latencyMs, int pauses, long compiledMs, int zkPauses) {
+    private static void add(RebalanceRow row, double latencyMs, int pauses, long compiledMs, int zkPauses) {
         add(row, latencyMs, pauses, compiledMs, zkPauses, 0);
     }
 
-    private static void add(RebalanceBench.Row row, double latencyMs, int pauses, long compiledMs, int zkPauses,
+    private static void add(RebalanceRow row, double latencyMs, int pauses, long compiledMs, int zkPauses,
                             long zkCompiledMs) {
         row.latencyMs().add(latencyMs);
-        row.work().add(new RebalanceBench.JvmWork(new Gc.Pauses(pauses, 10L * pauses), compiledMs,
+        row.work().add(new JvmWork(new Gc.Pauses(pauses, 10L * pauses), compiledMs,
                 new Gc.Pauses(zkPauses, 10L * zkPauses), zkCompiledMs));
     }
 }

@@ -24,44 +24,44 @@ class ReportArgsTest {
 
     @Test
     void rebalanceBenchRunsZooKeeperInAJvmOfItsOwnUnlessToldToShare() {
-        assertTrue(RebalanceBench.Options.parse(new Report.Args(new String[0])).ownZooKeeperJvm());
-        assertFalse(RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-jvm", "shared"}))
+        assertTrue(RebalanceOptions.parse(new Report.Args(new String[0])).ownZooKeeperJvm());
+        assertFalse(RebalanceOptions.parse(new Report.Args(new String[] {"--zookeeper-jvm", "shared"}))
                 .ownZooKeeperJvm());
     }
 
     @Test
     void rebalanceBenchKeepsZooKeepersFsyncUnlessToldOtherwise() {
-        assertTrue(RebalanceBench.Options.parse(new Report.Args(new String[0])).zookeeperFsync());
-        assertFalse(RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-fsync", "off"}))
+        assertTrue(RebalanceOptions.parse(new Report.Args(new String[0])).zookeeperFsync());
+        assertFalse(RebalanceOptions.parse(new Report.Args(new String[] {"--zookeeper-fsync", "off"}))
                 .zookeeperFsync());
         assertEquals("--zookeeper-fsync must be one of on, off, got 'no'", assertThrows(IllegalArgumentException.class,
-                () -> RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-fsync", "no"})))
+                () -> RebalanceOptions.parse(new Report.Args(new String[] {"--zookeeper-fsync", "no"})))
                 .getMessage());
     }
 
     @Test
     void rebalanceBenchLoadsTheMachineOnlyWhenAsked() {
-        assertEquals(0, RebalanceBench.Options.parse(new Report.Args(new String[0])).cpuHogs());
-        assertEquals(2, RebalanceBench.Options.parse(new Report.Args(new String[] {"--cpu-hogs", "2"})).cpuHogs());
+        assertEquals(0, RebalanceOptions.parse(new Report.Args(new String[0])).cpuHogs());
+        assertEquals(2, RebalanceOptions.parse(new Report.Args(new String[] {"--cpu-hogs", "2"})).cpuHogs());
         assertEquals("--cpu-hogs must be 0 or more, got -1", assertThrows(IllegalArgumentException.class,
-                () -> RebalanceBench.Options.parse(new Report.Args(new String[] {"--cpu-hogs", "-1"}))).getMessage());
+                () -> RebalanceOptions.parse(new Report.Args(new String[] {"--cpu-hogs", "-1"}))).getMessage());
     }
 
     @Test
     void rebalanceBenchGivesZooKeepersJvmOptionsOnlyWhenAskedAndOnlyToAJvmOfItsOwn() {
-        assertEquals(List.of(), RebalanceBench.Options.parse(new Report.Args(new String[0])).zookeeperJvmOptions());
+        assertEquals(List.of(), RebalanceOptions.parse(new Report.Args(new String[0])).zookeeperJvmOptions());
         Report.Args args = new Report.Args(new String[] {"--zookeeper-jvm-options", " -XX:+UseZGC  -Xmx1g "});
-        RebalanceBench.Options o = RebalanceBench.Options.parse(args);
+        RebalanceOptions o = RebalanceOptions.parse(args);
         assertEquals(List.of("-XX:+UseZGC", "-Xmx1g"), o.zookeeperJvmOptions());
         assertEquals(java() + " -cp modules/benchmarks/target/benchmarks.jar " + RebalanceBench.class.getName()
                 + " --zookeeper-jvm-options ' -XX:+UseZGC  -Xmx1g '", o.commandLine(),
                 "a value with blanks is quoted, so the recorded command can be pasted back");
         assertEquals("--zookeeper-jvm-options takes JVM options, each beginning with '-', got 'UseZGC'",
-                assertThrows(IllegalArgumentException.class, () -> RebalanceBench.Options.parse(new Report.Args(
+                assertThrows(IllegalArgumentException.class, () -> RebalanceOptions.parse(new Report.Args(
                         new String[] {"--zookeeper-jvm-options", "-Xmx1g UseZGC"}))).getMessage());
         assertEquals("--zookeeper-jvm-options needs ZooKeeper in a JVM of its own (--zookeeper-jvm own); with"
                 + " --zookeeper-jvm shared, give this JVM the options", assertThrows(IllegalArgumentException.class,
-                        () -> RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-jvm", "shared",
+                        () -> RebalanceOptions.parse(new Report.Args(new String[] {"--zookeeper-jvm", "shared",
                                 "--zookeeper-jvm-options", "-XX:+UseZGC"}))).getMessage());
     }
 
@@ -97,7 +97,7 @@ class ReportArgsTest {
         assertEquals("unknown option --zookeeper-fsnyc; this harness takes --quick, --reps, --warmup, --consumers,"
                 + " --partitions, --ping-interval-ms, --max-ping-retries, --assignor, --zookeeper-jvm,"
                 + " --zookeeper-jvm-options, --zookeeper-fsync, --cpu-hogs, --out", assertThrows(IllegalArgumentException.class,
-                        () -> RebalanceBench.Options.parse(new Report.Args(new String[] {"--zookeeper-fsnyc", "off"})))
+                        () -> RebalanceOptions.parse(new Report.Args(new String[] {"--zookeeper-fsnyc", "off"})))
                 .getMessage());
     }
 

@@ -6,35 +6,23 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.apache.zookeeper.common.PathUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import shepherd.broker.Broker;
 import shepherd.broker.BrokerConfig;
-import shepherd.broker.BrokerStatus;
 import shepherd.cli.admin.ZkAdmin;
 import shepherd.cli.admin.ZkAdmin.TopicWrite;
-import shepherd.coordination.assign.InvalidIdException;
 import shepherd.coordination.assign.PartitionId;
 import shepherd.coordination.assign.StreamId;
-import shepherd.coordination.assign.TopicPartition;
 import shepherd.zookeeper.EmbeddedZooKeeper;
 import shepherd.zookeeper.ZkPaths;
 import shepherd.zookeeper.ZnodeCodec;
-import shepherd.zookeeper.ZnodeFormatException;
 
 /**
  * A whole Shepherd cluster inside this JVM: brokers {@code 1..n} on {@code 127.0.0.1} with ephemeral ports, a
@@ -71,22 +59,22 @@ public final class LocalCluster implements AutoCloseable {
     private static final long POLL_INTERVAL_MS = 20;
     /** The embedded server's tick is at least this; sessions may last 2 – 20 ticks (ZooKeeper clamps them). */
     private static final int EMBEDDED_TICK_MIN_MS = 200;
-    private static final AtomicLong CHROOTS = new AtomicLong();
 
-    private final Settings settings;
+    private final ClusterSettings settings;
     /** The running brokers by id. Written under {@code this}, read from any thread. */
     private final ConcurrentSkipListMap<Integer, Broker> live = new ConcurrentSkipListMap<>();
     private volatile State state = State.NEW;
     private volatile String zookeeperHosts;
     private volatile ZkAdmin admin;
+    private volatile GroupTreeReader tree;
     private EmbeddedZooKeeper embedded; // guarded by this
 
-    private LocalCluster(Settings settings) {
+    LocalCluster(ClusterSettings settings) {
         this.settings = settings;
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static LocalClusterBuilder builder() {
+        return new LocalClusterBuilder();
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -104,6 +92,7 @@ public final class LocalCluster implements AutoCloseable {
             zookeeperHosts = settings.externalZooKeeper().orElseGet(this::startEmbeddedZooKeeper);
             ZkAdmin.createChroot(zookeeperHosts, settings.chroot());
             admin = ZkAdmin.open(zookeeperConnectString());
+            tree = new GroupTreeReader(admin);
             for (int id = 1; id <= settings.brokers(); id++) {
                 live.put(id, startBroker(id));
             }
@@ -285,7 +274,7 @@ public final class LocalCluster implements AutoCloseable {
      * when exactly one does; empty when none does or, briefly during a change of coordinator, several do.
      */
     public OptionalInt coordinatorId() {
-        List<Integer> coordinators = coordinators(statuses());
+        List<Integer> coordinators = BrokerStatuses.of(live).coordinators();
         return coordinators.size() == 1 ? OptionalInt.of(coordinators.get(0)) : OptionalInt.empty();
     }
 
@@ -300,46 +289,17 @@ public final class LocalCluster implements AutoCloseable {
         long timeoutNanos = saturatedNanos(timeout);
         long start = System.nanoTime();
         while (true) {
-            Map<Integer, Object> statuses = statuses();
-            List<Integer> coordinators = coordinators(statuses);
+            BrokerStatuses statuses = BrokerStatuses.of(live);
+            List<Integer> coordinators = statuses.coordinators();
             if (coordinators.size() == 1) {
                 return coordinators.get(0);
             }
             if (System.nanoTime() - start > timeoutNanos) {
                 throw new IllegalStateException("no single coordinator among the running brokers within "
-                        + timeout.toMillis() + " ms: coordinating " + coordinators + "; " + describe(statuses));
+                        + timeout.toMillis() + " ms: coordinating " + coordinators + "; " + statuses.describe());
             }
             pause("waiting for a coordinator");
         }
-    }
-
-    /** Each running broker's {@link BrokerStatus}, or the exception reading it (a broker halted meanwhile). */
-    private Map<Integer, Object> statuses() {
-        Map<Integer, Object> statuses = new LinkedHashMap<>();
-        live.forEach((id, broker) -> {
-            try {
-                statuses.put(id, broker.status());
-            } catch (IllegalStateException e) {
-                statuses.put(id, e);
-            }
-        });
-        return statuses;
-    }
-
-    private static List<Integer> coordinators(Map<Integer, Object> statuses) {
-        return statuses.entrySet().stream()
-                .filter(e -> e.getValue() instanceof BrokerStatus s && s.coordinating())
-                .map(Map.Entry::getKey).toList();
-    }
-
-    private static String describe(Map<Integer, Object> statuses) {
-        if (statuses.isEmpty()) {
-            return "no broker is running";
-        }
-        return statuses.entrySet().stream().map(e -> "broker " + e.getKey() + ": " + (e.getValue()
-                        instanceof BrokerStatus s ? s.role() + " epoch " + s.epoch() + " groups " + s.groups().keySet()
-                        : "status unreadable (" + e.getValue() + ")"))
-                .collect(Collectors.joining(", "));
     }
 
     // ------------------------------------------------------------------ topics
@@ -392,10 +352,9 @@ public final class LocalCluster implements AutoCloseable {
      * id, a value that does not decode) is skipped.
      */
     public Map<String, Map<String, Long>> committedOffsets(String group) {
-        String offsets = ZkPaths.offsets(group);
+        ZkPaths.offsets(group); // refuses a name that is no path segment, before anything else
         requireStarted("read the offsets of " + group);
-        return readPartitionTree(offsets, topic -> ZkPaths.offsetsOfTopic(group, topic),
-                tp -> ZkPaths.offset(group, tp), ZnodeCodec::decodeOffset);
+        return tree.committedOffsets(group);
     }
 
     /**
@@ -404,76 +363,20 @@ public final class LocalCluster implements AutoCloseable {
      * is skipped.
      */
     public Map<String, Map<String, String>> owners(String group) {
-        return mapValues(readOwners(group), StreamId::consumerId);
+        return GroupTreeReader.mapValues(readOwners(group), StreamId::consumerId);
     }
 
     /** Like {@link #owners}, with the owning stream {@code "<consumerId>-<n>"} as written in the owner node. */
     public Map<String, Map<String, String>> ownerStreams(String group) {
-        return mapValues(readOwners(group), StreamId::toString);
+        return GroupTreeReader.mapValues(readOwners(group), StreamId::toString);
     }
 
     private Map<String, Map<String, StreamId>> readOwners(String group) {
-        String owners = ZkPaths.owners(group);
+        ZkPaths.owners(group); // refuses a name that is no path segment, before anything else
         requireStarted("read the owners of " + group);
-        return readPartitionTree(owners, topic -> ZkPaths.ownersOfTopic(group, topic),
-                tp -> ZkPaths.owner(group, tp), (path, data) -> ZnodeCodec.decodeOwner(path, data).owner());
+        return tree.owners(group);
     }
 
-    @FunctionalInterface
-    private interface Decoder<V> {
-        V decode(String path, byte[] data) throws ZnodeFormatException;
-    }
-
-    /** Reads {@code base/[topic]/[partition]} nodes; a node deleted while being read is simply absent. */
-    private <V> Map<String, Map<String, V>> readPartitionTree(String base, Function<String, String> topicPath,
-                                                             Function<TopicPartition, String> partitionPath,
-                                                             Decoder<V> decoder) {
-        SortedMap<String, Map<String, V>> result = new TreeMap<>();
-        for (String topic : admin.children(base)) {
-            SortedMap<String, V> partitions = new TreeMap<>(Comparator.comparing(PartitionId::parse));
-            for (String child : admin.children(topicPath.apply(topic))) {
-                Optional<PartitionId> id = partitionId(child);
-                if (id.isEmpty()) {
-                    LOG.debug("skipping {}/{}/{}: not a partition id", base, topic, child);
-                    continue;
-                }
-                String path = partitionPath.apply(new TopicPartition(topic, id.get()));
-                admin.data(path).flatMap(data -> decode(decoder, path, data))
-                        .ifPresent(value -> partitions.put(child, value));
-            }
-            if (!partitions.isEmpty()) {
-                result.put(topic, Collections.unmodifiableSortedMap(partitions));
-            }
-        }
-        return Collections.unmodifiableSortedMap(result);
-    }
-
-    private static Optional<PartitionId> partitionId(String child) {
-        try {
-            return Optional.of(PartitionId.parse(child));
-        } catch (InvalidIdException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static <V> Optional<V> decode(Decoder<V> decoder, String path, byte[] data) {
-        try {
-            return Optional.of(decoder.decode(path, data));
-        } catch (ZnodeFormatException e) {
-            LOG.debug("skipping {}", e.getMessage());
-            return Optional.empty();
-        }
-    }
-
-    private static <A, B> Map<String, Map<String, B>> mapValues(Map<String, Map<String, A>> tree, Function<A, B> f) {
-        SortedMap<String, Map<String, B>> result = new TreeMap<>();
-        tree.forEach((topic, partitions) -> {
-            SortedMap<String, B> mapped = new TreeMap<>(Comparator.comparing(PartitionId::parse));
-            partitions.forEach((p, v) -> mapped.put(p, f.apply(v)));
-            result.put(topic, Collections.unmodifiableSortedMap(mapped));
-        });
-        return Collections.unmodifiableSortedMap(result);
-    }
 
     // ------------------------------------------------------------------ ZooKeeper
 
@@ -557,190 +460,6 @@ public final class LocalCluster implements AutoCloseable {
                 throw new IllegalStateException("Cannot transition from " + this + " to " + to);
             }
             return to;
-        }
-    }
-
-    // ------------------------------------------------------------------ configuration
-
-    /** What a built cluster runs with; every value already checked. */
-    private record Settings(int brokers, Map<String, String> timings, Optional<String> externalZooKeeper,
-                            String chroot) {
-
-        long sessionTimeoutMs() {
-            return Long.parseLong(timings.get(BrokerConfig.SESSION_TIMEOUT_MS));
-        }
-
-        String chrootSuffix() {
-            return chroot.equals("/") ? "" : chroot;
-        }
-
-        BrokerConfig brokerConfig(int id, String zookeeperConnect) {
-            Map<String, String> overrides = new LinkedHashMap<>(timings);
-            overrides.put(BrokerConfig.LISTEN_HOST, HOST);
-            overrides.put(BrokerConfig.LISTEN_PORT, "0");
-            return BrokerConfig.defaults(id, zookeeperConnect).withOverrides(overrides);
-        }
-    }
-
-    /**
-     * Settings of a {@link LocalCluster}. Every timing defaults to the broker integration tests' value; each is
-     * checked by {@link BrokerConfig} when the cluster is built, so a bad one fails {@link #build()} with an
-     * {@link shepherd.broker.InvalidConfigException} naming the key and the value.
-     */
-    public static final class Builder {
-        private int brokers = 3;
-        private long sessionTimeoutMs = 3_000;
-        private long messageDelayMaxMs = 100;
-        private long leaseSafetyMarginMs = 50;
-        private long rebalanceStopTimeoutMs = 500;
-        private long rebalanceStartTimeoutMs = 1_000;
-        private long requestTimeoutMs = 1_000;
-        private long shutdownTimeoutMs = 10_000;
-        private long handoverGraceMs = 200;
-        /** Null: the brokers' own default. */
-        private String groupAssignor;
-        private String externalZooKeeper;
-        private String chroot;
-
-        private Builder() {}
-
-        /** Number of brokers, ids {@code 1..count}; default 3. */
-        public Builder brokers(int count) {
-            if (count < 1 || count > BROKERS_MAX) {
-                throw new IllegalArgumentException("brokers must be between 1 and " + BROKERS_MAX + ", got " + count);
-            }
-            this.brokers = count;
-            return this;
-        }
-
-        /** {@code session.timeout.ms}; default 3000. */
-        public Builder sessionTimeoutMs(long ms) {
-            this.sessionTimeoutMs = ms;
-            return this;
-        }
-
-        /** {@code message.delay.max.ms}, D; default 100. */
-        public Builder messageDelayMaxMs(long ms) {
-            this.messageDelayMaxMs = ms;
-            return this;
-        }
-
-        /** {@code lease.safety.margin.ms}; default 50. */
-        public Builder leaseSafetyMarginMs(long ms) {
-            this.leaseSafetyMarginMs = ms;
-            return this;
-        }
-
-        /** {@code rebalance.stop.timeout.ms}; default 500. */
-        public Builder rebalanceStopTimeoutMs(long ms) {
-            this.rebalanceStopTimeoutMs = ms;
-            return this;
-        }
-
-        /** {@code rebalance.start.timeout.ms}; default 1000. */
-        public Builder rebalanceStartTimeoutMs(long ms) {
-            this.rebalanceStartTimeoutMs = ms;
-            return this;
-        }
-
-        /** {@code request.timeout.ms}; default 1000. */
-        public Builder requestTimeoutMs(long ms) {
-            this.requestTimeoutMs = ms;
-            return this;
-        }
-
-        /** {@code shutdown.timeout.ms}: how long {@link #stopBroker} waits for the handover; default 10000. */
-        public Builder shutdownTimeoutMs(long ms) {
-            this.shutdownTimeoutMs = ms;
-            return this;
-        }
-
-        /** {@code group.assignor.default}: the assignor of the groups the cluster creates; default the broker's. */
-        public Builder groupAssignor(String name) {
-            this.groupAssignor = name;
-            return this;
-        }
-
-        /** {@code handover.grace.ms}; default 200. */
-        public Builder handoverGraceMs(long ms) {
-            this.handoverGraceMs = ms;
-            return this;
-        }
-
-        /**
-         * The tick an embedded server would get for this builder's session timeout: for a harness that runs the same
-         * server elsewhere (a JVM of its own) and passes it as {@link #externalZooKeeper}.
-         */
-        public int embeddedTickMs() {
-            return LocalCluster.embeddedTickMs(sessionTimeoutMs);
-        }
-
-        /**
-         * Use this ZooKeeper ensemble ({@code host:port[,host:port...]}, no chroot: see {@link #chroot}) instead of
-         * starting an embedded server; {@code null} goes back to the embedded one.
-         */
-        public Builder externalZooKeeper(String hosts) {
-            if (hosts != null && (hosts.isBlank() || hosts.contains("/")
-                    || hosts.chars().anyMatch(Character::isWhitespace))) {
-                throw new IllegalArgumentException("external ZooKeeper must be host:port[,host:port...] without"
-                        + " spaces or a chroot (set the chroot with chroot(...)), got '" + hosts + "'");
-            }
-            this.externalZooKeeper = hosts;
-            return this;
-        }
-
-        /**
-         * The chroot under which the cluster keeps its tree, created if missing (with its ancestors); {@code "/"} for
-         * the server's root. Default: a fresh {@code /shepherd-local-<pid>-<n>-<millis>} per built cluster, so
-         * clusters sharing a ZooKeeper never see each other.
-         */
-        public Builder chroot(String chroot) {
-            if (chroot != null && !chroot.equals("/")) {
-                try {
-                    PathUtils.validatePath(chroot);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("chroot must be an absolute ZooKeeper path not ending in '/',"
-                            + " got '" + chroot + "': " + e.getMessage(), e);
-                }
-            }
-            this.chroot = chroot;
-            return this;
-        }
-
-        /**
-         * A cluster with these settings, not yet started.
-         *
-         * @throws shepherd.broker.InvalidConfigException naming the key and value of a timing the broker refuses
-         */
-        public LocalCluster build() {
-            Map<String, String> timings = new LinkedHashMap<>();
-            timings.put(BrokerConfig.SESSION_TIMEOUT_MS, Long.toString(sessionTimeoutMs));
-            timings.put(BrokerConfig.MESSAGE_DELAY_MAX_MS, Long.toString(messageDelayMaxMs));
-            timings.put(BrokerConfig.LEASE_SAFETY_MARGIN_MS, Long.toString(leaseSafetyMarginMs));
-            timings.put(BrokerConfig.REBALANCE_STOP_TIMEOUT_MS, Long.toString(rebalanceStopTimeoutMs));
-            timings.put(BrokerConfig.REBALANCE_START_TIMEOUT_MS, Long.toString(rebalanceStartTimeoutMs));
-            timings.put(BrokerConfig.REQUEST_TIMEOUT_MS, Long.toString(requestTimeoutMs));
-            timings.put(BrokerConfig.SHUTDOWN_TIMEOUT_MS, Long.toString(shutdownTimeoutMs));
-            timings.put(BrokerConfig.HANDOVER_GRACE_MS, Long.toString(handoverGraceMs));
-            if (groupAssignor != null) {
-                timings.put(BrokerConfig.GROUP_ASSIGNOR_DEFAULT, groupAssignor);
-            }
-            // In-process brokers share one JIT: whichever coordinates first warms the code for all of them.
-            timings.put(BrokerConfig.WARMUP_MS, "0");
-            String root = chroot != null ? chroot
-                    : "/shepherd-local-" + ProcessHandle.current().pid() + "-" + CHROOTS.incrementAndGet() + "-"
-                            + System.currentTimeMillis();
-            Settings settings = new Settings(brokers, Map.copyOf(timings), Optional.ofNullable(externalZooKeeper),
-                    root);
-            // Fail here, naming the key, rather than in start() with ZooKeeper already running.
-            settings.brokerConfig(1, Optional.ofNullable(externalZooKeeper).orElse(HOST + ":2181")
-                    + settings.chrootSuffix());
-            return new LocalCluster(settings);
-        }
-
-        /** {@code build().start()}. */
-        public LocalCluster start() {
-            return build().start();
         }
     }
 }
