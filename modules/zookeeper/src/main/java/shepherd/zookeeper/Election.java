@@ -57,7 +57,7 @@ final class Election {
 
     /** Whether {@code epoch} is the last one the current session won. */
     boolean holds(int epoch) {
-        return epochHeld != NONE && epochHeld == epoch;
+        return epochHeld == epoch; // NONE is no epoch: a write's epoch is at least 0
     }
 
     /** The watched election node changed (deleted, or created): try again if we still want it. */
